@@ -1,0 +1,4 @@
+/// The commands of the `tether` executable.
+public enum TetherCLI {
+    public static func main() {}
+}

@@ -1,0 +1,115 @@
+/// The parsed structure of a JSON text: a flat array of entries in document order, two words each.
+///
+/// The parser validates the whole input once and records every value here; building a ``JSON`` tree or
+/// decoding a `Decodable` then walks the tape without rescanning the text. Strings stay as byte ranges of the
+/// input until someone asks for them, so keys can be matched by comparing bytes.
+///
+/// Layout of an entry (`header`, `payload`):
+/// - header bits 56...63: the ``Tag``; bits 0...55: a tag-specific value (see below).
+/// - null/true/false: nothing else.
+/// - int, uint, double: payload holds the bit pattern.
+/// - bigNumber: header holds the text's byte offset, payload its length.
+/// - string: header holds the byte offset of the first byte after the opening quote, payload holds the
+///   length in bytes (low 32 bits) and ``escapedFlag`` when the string holds backslash escapes.
+/// - array/object: header holds the index of the entry just past the container (its last descendant + 1),
+///   payload holds the element or member count. Object members are key string, then value.
+struct Tape {
+    enum Tag: UInt8 {
+        case null = 1
+        case `true`, `false`, int, uint, double, bigNumber, string, array, object
+    }
+
+    struct Entry {
+        var header: UInt64
+        var payload: UInt64
+
+        @inline(__always) var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: header >> 56)).unsafelyUnwrapped }
+        @inline(__always) var value: Int { Int(truncatingIfNeeded: header & 0x00FF_FFFF_FFFF_FFFF) }
+
+        @inline(__always) init(tag: Tag, value: Int = 0, payload: UInt64 = 0) {
+            header = UInt64(tag.rawValue) << 56 | UInt64(truncatingIfNeeded: value)
+            self.payload = payload
+        }
+    }
+
+    static let escapedFlag: UInt64 = 1 << 32
+
+    /// The input the tape describes. Valid only while the parse call's buffer is.
+    let bytes: UnsafeBufferPointer<UInt8>
+    var entries: [Entry]
+
+    /// The index of the entry after the value at `index` and all its descendants.
+    @inline(__always) func next(after index: Int) -> Int {
+        let entry = entries[index]
+        switch entry.tag {
+        case .array, .object: return entry.value
+        default: return index + 1
+        }
+    }
+
+    /// The raw bytes of the string at `index` (escapes not yet decoded).
+    @inline(__always) func rawString(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = entries[index]
+        let start = entry.value
+        let length = Int(truncatingIfNeeded: entry.payload & 0xFFFF_FFFF)
+        return UnsafeBufferPointer(rebasing: bytes[start..<start + length])
+    }
+
+    @inline(__always) func isEscaped(_ index: Int) -> Bool {
+        entries[index].payload & Tape.escapedFlag != 0
+    }
+
+    /// The string at `index`, with escapes decoded.
+    func string(at index: Int) -> String {
+        let raw = rawString(at: index)
+        if !isEscaped(index) {
+            return String(decoding: raw, as: UTF8.self)
+        }
+        return JSONStringUnescaper.unescape(raw)
+    }
+
+    /// Whether the string at `index` equals `key`'s UTF-8 bytes.
+    @inline(__always) func string(at index: Int, equals key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = entries[index]
+        let length = Int(truncatingIfNeeded: entry.payload & 0xFFFF_FFFF)
+        if entry.payload & Tape.escapedFlag != 0 {
+            var decoded = string(at: index)
+            return decoded.withUTF8 { $0.elementsEqual(key) }
+        }
+        guard length == key.count else { return false }
+        if length == 0 { return true }
+        return memcmp(bytes.baseAddress! + entry.value, key.baseAddress!, length) == 0
+    }
+
+    /// The number at `index` (which must be a number entry).
+    func number(at index: Int) -> JSON.Number {
+        let entry = entries[index]
+        switch entry.tag {
+        case .int: return JSON.Number(storage: .int(Int64(bitPattern: entry.payload)))
+        case .uint: return JSON.Number(storage: .uint(entry.payload))
+        case .double: return JSON.Number(storage: .double(Double(bitPattern: entry.payload)))
+        default:
+            let start = entry.value
+            let text = String(decoding: bytes[start..<start + Int(entry.payload)], as: UTF8.self)
+            return JSON.Number(storage: .text(text))
+        }
+    }
+
+    /// The text of the number at `index` as written in the input, for big numbers.
+    func numberText(at index: Int) -> String? {
+        let entry = entries[index]
+        guard entry.tag == .bigNumber else { return nil }
+        let start = entry.value
+        return String(decoding: bytes[start..<start + Int(entry.payload)], as: UTF8.self)
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
