@@ -15,6 +15,16 @@ enum JSONNumberParser {
         1e19, 1e20, 1e21, 1e22,
     ]
 
+    /// Whether `c` can appear in a JSON number after its first character.
+    static func isNumberByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"):
+            true
+        default: false
+        }
+    }
+
     @inline(__always) private static func digit(_ c: UInt8) -> UInt64? {
         let d = c &- UInt8(ascii: "0")
         return d < 10 ? UInt64(d) : nil

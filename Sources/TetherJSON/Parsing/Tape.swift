@@ -7,7 +7,7 @@
 /// Layout of an entry (`header`, `payload`):
 /// - header bits 56...63: the ``Tag``; bits 0...55: a tag-specific value (see below).
 /// - null/true/false: nothing else.
-/// - int, uint, double: payload holds the bit pattern.
+/// - int, uint, double: header holds the text's byte offset, payload holds the bit pattern.
 /// - bigNumber: header holds the text's byte offset, payload its length.
 /// - string: header holds the byte offset of the first byte after the opening quote, payload holds the
 ///   length in bytes (low 32 bits) and ``escapedFlag`` when the string holds backslash escapes.
@@ -95,12 +95,17 @@ struct Tape {
         }
     }
 
-    /// The text of the number at `index` as written in the input, for big numbers.
-    func numberText(at index: Int) -> String? {
+    /// The text of the number at `index` exactly as written in the input.
+    func numberText(at index: Int) -> String {
         let entry = entries[index]
-        guard entry.tag == .bigNumber else { return nil }
         let start = entry.value
-        return String(decoding: bytes[start..<start + Int(entry.payload)], as: UTF8.self)
+        var end = start + 1
+        if entry.tag == .bigNumber {
+            end = start + Int(entry.payload)
+        } else {
+            while end < bytes.count, JSONNumberParser.isNumberByte(bytes[end]) { end += 1 }
+        }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }
 

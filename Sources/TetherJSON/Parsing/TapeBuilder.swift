@@ -385,11 +385,11 @@ struct TapeBuilder {
     private mutating func parseNumber() throws(Failure) {
         let start = p
         do {
-            var (entry, next) = try JSONNumberParser.scan(base, from: p, end: end)
-            if entry.tag == .bigNumber {
-                entry = Tape.Entry(tag: .bigNumber, value: start, payload: UInt64(next - start))
-            }
-            entries.append(entry)
+            let (entry, next) = try JSONNumberParser.scan(base, from: p, end: end)
+            // Every number entry records where its text starts (for exact Decimal decoding); a big number's
+            // payload is its text length.
+            let payload = entry.tag == .bigNumber ? UInt64(next - start) : entry.payload
+            entries.append(Tape.Entry(tag: entry.tag, value: start, payload: payload))
             p = next
         } catch {
             throw Failure(
