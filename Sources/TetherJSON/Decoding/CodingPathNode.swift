@@ -1,0 +1,66 @@
+/// One step of a coding path, kept as a linked list so the path is only built when an error needs it.
+///
+/// A node also remembers where its object's last key was found (``hint``): struct members are usually
+/// decoded in document order, so the next lookup starts just past the previous match.
+final class CodingPathNode {
+    enum Segment {
+        case none
+        case key(any CodingKey)
+        case index(Int)
+    }
+
+    let parent: CodingPathNode?
+    let segment: Segment
+    /// The object whose key index ``hint`` is, and the tape index of its member key to try first.
+    var hintObject = -1
+    var hint = 0
+
+    init(parent: CodingPathNode?, segment: Segment) {
+        self.parent = parent
+        self.segment = segment
+    }
+
+    static func root() -> CodingPathNode { CodingPathNode(parent: nil, segment: .none) }
+
+    /// The coding path from the root to this node.
+    var path: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node: CodingPathNode? = self
+        while let current = node {
+            if let key = current.segment.key { keys.append(key) }
+            node = current.parent
+        }
+        return keys.reversed()
+    }
+
+    /// The coding path to a child of this node.
+    func path(appending segment: Segment) -> [any CodingKey] {
+        var keys = path
+        if let key = segment.key { keys.append(key) }
+        return keys
+    }
+}
+
+extension CodingPathNode.Segment {
+    var key: (any CodingKey)? {
+        switch self {
+        case .none: nil
+        case .key(let key): key
+        case .index(let index): IndexCodingKey(index)
+        }
+    }
+}
+
+/// The coding key of an array element, as Foundation spells it: `Index 3`.
+struct IndexCodingKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+
+    init(_ index: Int) {
+        intValue = index
+        stringValue = "Index \(index)"
+    }
+
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { self.init(intValue) }
+}

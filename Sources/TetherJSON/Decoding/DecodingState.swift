@@ -1,0 +1,291 @@
+import Foundation
+
+/// Everything one `decode` call shares: the tape, the configuration, and the primitive conversions.
+///
+/// Confined to the task running `decode`; never shared across threads.
+final class DecodingState {
+    let tape: Tape
+    let keyStrategy: TetherJSONDecoder.KeyDecodingStrategy
+    let matchesKeysCaseInsensitively: Bool
+    let dateStrategy: TetherJSONDecoder.DateDecodingStrategy
+    let dataStrategy: TetherJSONDecoder.DataDecodingStrategy
+    let floatStrategy: TetherJSONDecoder.NonConformingFloatDecodingStrategy
+    let datePattern: DatePattern?
+    let userInfo: [CodingUserInfoKey: Any]
+    /// `false` once `decode` has returned: a `Decoder` kept past that must not read the released input.
+    var isActive = true
+    /// `convertFromSnakeCase` results, by JSON key.
+    var convertedKeys: [String: String] = [:]
+    private let configuration: TetherJSONDecoder
+
+    /// A state over a lone `null`, for `superDecoder(forKey:)` with a missing key.
+    lazy var nullState: DecodingState = {
+        let state = DecodingState(
+            tape: Tape(bytes: UnsafeBufferPointer(start: nil, count: 0), entries: [Tape.Entry(tag: .null)]),
+            configuration: configuration)
+        return state
+    }()
+
+    init(tape: Tape, configuration: TetherJSONDecoder) {
+        self.tape = tape
+        self.configuration = configuration
+        keyStrategy = configuration.keyDecodingStrategy
+        matchesKeysCaseInsensitively = configuration.matchesKeysCaseInsensitively
+        dateStrategy = configuration.dateDecodingStrategy
+        dataStrategy = configuration.dataDecodingStrategy
+        floatStrategy = configuration.nonConformingFloatDecodingStrategy
+        if case .formatted(let pattern, let timeZone) = configuration.dateDecodingStrategy {
+            datePattern = DatePattern(pattern, timeZone: timeZone)
+        } else {
+            datePattern = nil
+        }
+        userInfo = configuration.userInfo
+    }
+
+    func checkActive(_ node: CodingPathNode) throws {
+        guard isActive else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: node.path,
+                    debugDescription: "A Decoder was used after the decode call that made it had returned."))
+        }
+    }
+
+    // MARK: - Values
+
+    /// Decodes the value at `index`, the child `segment` of `parent`.
+    @inline(__always)
+    func decodeValue<T: Decodable>(
+        _ type: T.Type, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment
+    ) throws -> T {
+        // Scalars first, without creating a decoder.
+        if T.self == String.self { return try string(at: index, parent, segment) as! T }
+        if T.self == Int.self { return try integer(Int.self, at: index, parent, segment) as! T }
+        if T.self == Double.self { return try double(at: index, parent, segment) as! T }
+        if T.self == Bool.self { return try bool(at: index, parent, segment) as! T }
+        if T.self == Int64.self { return try integer(Int64.self, at: index, parent, segment) as! T }
+        if T.self == JSON.self { return JSONTreeBuilder.build(tape, at: index) as! T }
+        if T.self == Date.self { return try date(at: index, parent, segment) as! T }
+        if T.self == URL.self { return try url(at: index, parent, segment) as! T }
+        if T.self == Data.self { return try data(at: index, parent, segment) as! T }
+        if T.self == Decimal.self { return try decimal(at: index, parent, segment) as! T }
+        let node = CodingPathNode(parent: parent, segment: segment)
+        return try T(from: TapeDecoder(state: self, index: index, node: node))
+    }
+
+    @inline(__always)
+    func string(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> String {
+        guard tape.entries[index].tag == .string else { throw mismatch(String.self, at: index, parent, segment) }
+        return tape.string(at: index)
+    }
+
+    @inline(__always)
+    func bool(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Bool {
+        switch tape.entries[index].tag {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(Bool.self, at: index, parent, segment)
+        }
+    }
+
+    @inline(__always)
+    func integer<I: FixedWidthInteger>(
+        _ type: I.Type, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment
+    ) throws -> I {
+        let entry = tape.entries[index]
+        switch entry.tag {
+        case .int:
+            if let value = I(exactly: Int64(bitPattern: entry.payload)) { return value }
+        case .uint:
+            if let value = I(exactly: entry.payload) { return value }
+        case .double:
+            if let value = I(exactly: Double(bitPattern: entry.payload)) { return value }
+        case .bigNumber:
+            break
+        default:
+            throw mismatch(type, at: index, parent, segment)
+        }
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: parent.path(appending: segment),
+                debugDescription: "Parsed JSON number <\(tape.numberText(at: index))> does not fit in \(type)."))
+    }
+
+    @inline(__always)
+    func double(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Double {
+        let entry = tape.entries[index]
+        switch entry.tag {
+        case .double: return Double(bitPattern: entry.payload)
+        case .int: return Double(Int64(bitPattern: entry.payload))
+        case .uint: return Double(entry.payload)
+        case .bigNumber: return tape.number(at: index).double
+        case .string:
+            if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = floatStrategy {
+                let text = tape.string(at: index)
+                if text == positiveInfinity { return .infinity }
+                if text == negativeInfinity { return -.infinity }
+                if text == nan { return .nan }
+            }
+            throw mismatch(Double.self, at: index, parent, segment)
+        default:
+            throw mismatch(Double.self, at: index, parent, segment)
+        }
+    }
+
+    func float(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Float {
+        let value = try double(at: index, parent, segment)
+        guard !value.isFinite || abs(value) <= Double(Float.greatestFiniteMagnitude) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: parent.path(appending: segment),
+                    debugDescription: "Parsed JSON number <\(tape.numberText(at: index))> does not fit in Float."))
+        }
+        return Float(value)
+    }
+
+    func isNull(_ index: Int) -> Bool { tape.entries[index].tag == .null }
+
+    // MARK: - Foundation types
+
+    private func date(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Date {
+        switch dateStrategy {
+        case .deferredToDate:
+            return try Date(
+                from: TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: index, parent, segment))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try double(at: index, parent, segment) / 1000)
+        case .iso8601:
+            let text = try string(at: index, parent, segment)
+            guard let date = ISO8601.parse(text) else {
+                throw corrupted(parent, segment, "Expected date string to be ISO8601-formatted, found \"\(text)\".")
+            }
+            return date
+        case .formatted(let pattern, _):
+            let text = try string(at: index, parent, segment)
+            guard let date = datePattern?.parse(text) else {
+                throw corrupted(parent, segment, "Date string \"\(text)\" does not match format \"\(pattern)\".")
+            }
+            return date
+        case .custom(let decode):
+            return try decode(
+                TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+        }
+    }
+
+    private func data(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Data {
+        switch dataStrategy {
+        case .deferredToData:
+            return try Data(
+                from: TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+        case .base64:
+            let text = try string(at: index, parent, segment)
+            guard let data = Data(base64Encoded: text) else {
+                throw corrupted(parent, segment, "Encountered Data is not valid Base64.")
+            }
+            return data
+        case .custom(let decode):
+            return try decode(
+                TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+        }
+    }
+
+    private func url(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> URL {
+        let text = try string(at: index, parent, segment)
+        guard let url = URL(string: text) else { throw corrupted(parent, segment, "Invalid URL string \"\(text)\".") }
+        return url
+    }
+
+    private func decimal(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Decimal {
+        switch tape.entries[index].tag {
+        case .int, .uint, .double, .bigNumber:
+            let text = tape.numberText(at: index)
+            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw corrupted(parent, segment, "Parsed JSON number <\(text)> does not fit in Decimal.")
+            }
+            return value
+        default:
+            throw mismatch(Decimal.self, at: index, parent, segment)
+        }
+    }
+
+    // MARK: - Keys
+
+    /// The key to match for the JSON key at tape `index` under a converting key strategy.
+    func convertedKey(at index: Int, codingPath: @autoclosure () -> [any CodingKey]) -> String {
+        let raw = tape.string(at: index)
+        switch keyStrategy {
+        case .useDefaultKeys:
+            return raw
+        case .convertFromSnakeCase:
+            if let cached = convertedKeys[raw] { return cached }
+            let converted = DecodingState.camelCase(fromSnakeCase: raw)
+            convertedKeys[raw] = converted
+            return converted
+        case .custom(let convert):
+            return convert(codingPath() + [AnyStringKey(raw)]).stringValue
+        }
+    }
+
+    /// Foundation's `convertFromSnakeCase` rule: keep leading and trailing underscores, drop the others,
+    /// keep the first word as it is and capitalise the rest (`"user_ID"` → `"userId"`).
+    static func camelCase(fromSnakeCase key: String) -> String {
+        guard let first = key.firstIndex(where: { $0 != "_" }) else { return key }
+        let last = key.lastIndex(where: { $0 != "_" })!
+        let words = key[first...last].split(separator: "_")
+        guard words.count > 1 else { return key }
+        var result = String(key[..<first]) + words[0]
+        for word in words.dropFirst() {
+            result += word.prefix(1).uppercased() + word.dropFirst().lowercased()
+        }
+        return result + key[key.index(after: last)...]
+    }
+
+    // MARK: - Errors
+
+    func mismatch(_ type: Any.Type, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment)
+        -> DecodingError
+    {
+        let path = parent.path(appending: segment)
+        if isNull(index) {
+            return DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: path, debugDescription: "Cannot get value of type \(type) -- found null value instead"))
+        }
+        return DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: path, debugDescription: "Expected to decode \(type) but found \(describe(index)) instead."))
+    }
+
+    func corrupted(_ parent: CodingPathNode, _ segment: CodingPathNode.Segment, _ message: String) -> DecodingError {
+        DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: parent.path(appending: segment), debugDescription: message))
+    }
+
+    /// The value at `index` for a message: `a string ("abc")`, `a number (4.5)`, `an object`.
+    func describe(_ index: Int) -> String {
+        switch tape.entries[index].tag {
+        case .null: return "null"
+        case .true: return "a Boolean (true)"
+        case .false: return "a Boolean (false)"
+        case .int, .uint, .double, .bigNumber: return "a number (\(tape.numberText(at: index)))"
+        case .string:
+            let text = tape.string(at: index)
+            return "a string (\"\(text.count > 40 ? text.prefix(40) + "…" : text)\")"
+        case .array: return "an array"
+        case .object: return "a dictionary"
+        }
+    }
+}
+
+/// A coding key made from any string, for custom key strategies and messages.
+struct AnyStringKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

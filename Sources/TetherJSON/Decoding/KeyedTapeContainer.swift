@@ -1,0 +1,196 @@
+/// A keyed container over one JSON object on the tape.
+///
+/// Lookup compares the coding key's UTF-8 bytes with the raw member keys, starting just past the member
+/// found last (see ``CodingPathNode/hint``), so decoding members in document order is O(1) per key.
+/// Converting key strategies and case-insensitive matching take a slower path that compares `String`s.
+struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: DecodingState
+    let object: Int
+    let node: CodingPathNode
+
+    var codingPath: [any CodingKey] { node.path }
+
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        forEachMember { keyIndex, _ in
+            if let key = Key(stringValue: matchableKey(at: keyIndex)) { keys.append(key) }
+        }
+        return keys
+    }
+
+    // MARK: - Finding members
+
+    private func forEachMember(_ body: (_ keyIndex: Int, _ valueIndex: Int) -> Void) {
+        let tape = state.tape
+        let end = tape.entries[object].value
+        var k = object + 1
+        while k < end {
+            body(k, k + 1)
+            k = tape.next(after: k + 1)
+        }
+    }
+
+    private func matchableKey(at keyIndex: Int) -> String {
+        if case .useDefaultKeys = state.keyStrategy { return state.tape.string(at: keyIndex) }
+        return state.convertedKey(at: keyIndex, codingPath: node.path)
+    }
+
+    /// The tape index of the value for `key`, or `nil`.
+    @inline(__always)
+    private func find(_ key: Key) -> Int? {
+        if case .useDefaultKeys = state.keyStrategy, let found = findBytes(key) {
+            return found
+        }
+        return findSlow(key)
+    }
+
+    @inline(__always)
+    private func findBytes(_ key: Key) -> Int? {
+        let tape = state.tape
+        let end = tape.entries[object].value
+        guard end > object + 1 else { return nil }
+        var name = key.stringValue
+        return name.withUTF8 { bytes -> Int? in
+            var k = node.hintObject == object ? node.hint : object + 1
+            let start = k
+            repeat {
+                let next = tape.next(after: k + 1)
+                if tape.string(at: k, equals: bytes) {
+                    node.hintObject = object
+                    node.hint = next < end ? next : object + 1
+                    return k + 1
+                }
+                k = next < end ? next : object + 1
+            } while k != start
+            return nil
+        }
+    }
+
+    private func findSlow(_ key: Key) -> Int? {
+        let name = key.stringValue
+        var found: Int?
+        if case .useDefaultKeys = state.keyStrategy {
+            // Exact bytes already failed.
+        } else {
+            forEachMember { keyIndex, valueIndex in
+                if found == nil, matchableKey(at: keyIndex) == name { found = valueIndex }
+            }
+        }
+        if found == nil, state.matchesKeysCaseInsensitively {
+            let lowered = name.lowercased()
+            forEachMember { keyIndex, valueIndex in
+                if found == nil, matchableKey(at: keyIndex).lowercased() == lowered { found = valueIndex }
+            }
+        }
+        return found
+    }
+
+    private func require(_ key: Key) throws -> Int {
+        try state.checkActive(node)
+        guard let index = find(key) else {
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: node.path,
+                    debugDescription: "No value associated with key \(describe(key))."))
+        }
+        return index
+    }
+
+    private func describe(_ key: Key) -> String {
+        if let int = key.intValue { return "\(key) (\"\(key.stringValue)\", \(int))" }
+        return "\(key) (\"\(key.stringValue)\")"
+    }
+
+    // MARK: - Decoding
+
+    func contains(_ key: Key) -> Bool { find(key) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool { state.isNull(try require(key)) }
+
+    @inline(__always)
+    private func primitive<P: TapePrimitive>(_ type: P.Type, _ key: Key) throws -> P {
+        try P.read(state, at: try require(key), node, .key(key))
+    }
+
+    @inline(__always)
+    private func primitiveIfPresent<P: TapePrimitive>(_ type: P.Type, _ key: Key) throws -> P? {
+        guard let index = find(key), !state.isNull(index) else { return nil }
+        return try P.read(state, at: index, node, .key(key))
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try primitive(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try primitive(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try primitive(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try primitive(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try primitive(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try primitive(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try primitive(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try primitive(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try primitive(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try primitive(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try primitive(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try primitive(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try primitive(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try primitive(type, key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try state.decodeValue(type, at: try require(key), parent: node, segment: .key(key))
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try primitiveIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try primitiveIfPresent(type, key) }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = find(key), !state.isNull(index) else { return nil }
+        return try state.decodeValue(type, at: index, parent: node, segment: .key(key))
+    }
+
+    // MARK: - Nesting
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        let index = try require(key)
+        return try TapeDecoder(state: state, index: index, node: CodingPathNode(parent: node, segment: .key(key)))
+            .container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        let index = try require(key)
+        return try TapeDecoder(state: state, index: index, node: CodingPathNode(parent: node, segment: .key(key)))
+            .unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        try superDecoder(named: AnyStringKey("super"))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        try superDecoder(named: key)
+    }
+
+    private func superDecoder(named key: any CodingKey) throws -> any Decoder {
+        try state.checkActive(node)
+        let name = key.stringValue
+        var found: Int?
+        forEachMember { keyIndex, valueIndex in
+            if found == nil, matchableKey(at: keyIndex) == name { found = valueIndex }
+        }
+        let child = CodingPathNode(parent: node, segment: .key(key))
+        // A missing key gives a decoder over null, as Foundation's does.
+        return TapeDecoder(state: found == nil ? state.nullState : state, index: found ?? 0, node: child)
+    }
+}

@@ -1,0 +1,55 @@
+/// The `Decoder` handed to `init(from:)`: a position on the tape and the coding path to it.
+///
+/// Three words, so passing it as `any Decoder` needs no allocation. It is also its own single-value container.
+struct TapeDecoder: Decoder, SingleValueDecodingContainer {
+    let state: DecodingState
+    let index: Int
+    let node: CodingPathNode
+
+    var codingPath: [any CodingKey] { node.path }
+    var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
+
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        try state.decodeValue(type, at: index, parent: node, segment: .none)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try state.checkActive(node)
+        guard state.tape.entries[index].tag == .object else {
+            throw state.mismatch([String: Any].self, at: index, node, .none)
+        }
+        return KeyedDecodingContainer(KeyedTapeContainer<Key>(state: state, object: index, node: node))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try state.checkActive(node)
+        guard state.tape.entries[index].tag == .array else {
+            throw state.mismatch([Any].self, at: index, node, .none)
+        }
+        return UnkeyedTapeContainer(state: state, array: index, node: node)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        try state.checkActive(node)
+        return self
+    }
+
+    // MARK: - SingleValueDecodingContainer
+
+    func decodeNil() -> Bool { state.isNull(index) }
+    func decode(_ type: Bool.Type) throws -> Bool { try state.bool(at: index, node, .none) }
+    func decode(_ type: String.Type) throws -> String { try state.string(at: index, node, .none) }
+    func decode(_ type: Double.Type) throws -> Double { try state.double(at: index, node, .none) }
+    func decode(_ type: Float.Type) throws -> Float { try state.float(at: index, node, .none) }
+    func decode(_ type: Int.Type) throws -> Int { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: UInt.Type) throws -> UInt { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try state.integer(type, at: index, node, .none) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try state.integer(type, at: index, node, .none) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}
