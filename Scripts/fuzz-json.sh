@@ -4,7 +4,8 @@
 #   Scripts/fuzz-json.sh [seconds]     # default 60
 #
 # Builds Fuzz/FuzzJSON.swift together with every file in Sources/TetherJSON (one module, so the library is
-# instrumented) with -sanitize=fuzzer,address, then runs it on Fuzz/corpus plus the inputs found so far.
+# instrumented) with -sanitize=fuzzer,address, then runs it on Fuzz/corpus (and ../shared/JSONTestSuite when
+# present) plus the inputs found so far.
 # Output goes to $FUZZ_OUT (default: fuzz-out/, gitignored):
 #   fuzz-out/bin/fuzz-json     the fuzzer; `fuzz-out/bin/fuzz-json FILE` replays one input
 #   fuzz-out/corpus/           inputs found by earlier runs (kept between runs, grows the coverage)
@@ -51,9 +52,16 @@ export SWIFT_BACKTRACE=enable=no
 # fuzzer's memory flat (the default 256 MB fills up over a long run and looks like growth).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:quarantine_size_mb=64:symbolize=1}"
 
+# Seeds: our small corpus, plus JSONTestSuite's parsing cases when ../shared is beside the repository (read only;
+# new inputs go to the first folder).
+seeds=(Fuzz/corpus)
+if [ -d ../shared/JSONTestSuite/test_parsing ]; then
+    seeds+=(../shared/JSONTestSuite/test_parsing)
+fi
+
 echo "fuzz-json: running for ${seconds}s; log in $out/fuzz.log"
 status=0
-"$out/bin/fuzz-json" "$out/corpus" Fuzz/corpus \
+"$out/bin/fuzz-json" "$out/corpus" "${seeds[@]}" \
     -dict=Fuzz/json.dict -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=8192 \
     -artifact_prefix="$out/artifacts/" -print_final_stats=1 >"$out/fuzz.log" 2>&1 || status=$?
 
