@@ -1,7 +1,47 @@
 /// Builds a ``JSON`` value from a tape, without recursion: containers under construction are kept on a stack.
 ///
-/// Counts are known from the tape, so every array and object is allocated once at its final size.
+/// Counts are known from the tape, so every array and object is allocated once at its final size. Object keys
+/// repeat across the elements of a page, so they are interned: a key whose bytes match a recent key reuses
+/// that key's `String` instead of validating and allocating a new one.
 enum JSONTreeBuilder {
+    /// A direct-mapped cache of recent keys, by a hash of their bytes.
+    private struct KeyCache {
+        private static let size = 512
+        // Allocated on first use, so documents without objects pay nothing.
+        private var offsets: [Int] = []
+        private var lengths: [Int] = []
+        private var strings: [String] = []
+
+        /// Keys longer than this are not worth caching.
+        static let maximumLength = 48
+
+        mutating func key(at index: Int, in tape: Tape) -> String {
+            guard !tape.isEscaped(index) else { return tape.string(at: index) }
+            let raw = tape.rawString(at: index)
+            let length = raw.count
+            guard length <= KeyCache.maximumLength, let base = raw.baseAddress else { return tape.string(at: index) }
+            if offsets.isEmpty {
+                offsets = [Int](repeating: -1, count: KeyCache.size)
+                lengths = [Int](repeating: 0, count: KeyCache.size)
+                strings = [String](repeating: "", count: KeyCache.size)
+            }
+            var hash = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+            for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let slot = Int(truncatingIfNeeded: hash >> 32) & (KeyCache.size - 1)
+            let cachedOffset = offsets[slot]
+            if cachedOffset >= 0, lengths[slot] == length,
+                memcmp(tape.bytes.baseAddress! + cachedOffset, base, length) == 0
+            {
+                return strings[slot]
+            }
+            let string = tape.string(at: index)
+            offsets[slot] = tape.bytes.baseAddress!.distance(to: base)
+            lengths[slot] = length
+            strings[slot] = string
+            return string
+        }
+    }
+
     private struct Partial {
         var isObject: Bool
         var remaining: Int
@@ -15,6 +55,7 @@ enum JSONTreeBuilder {
 
     static func build(_ tape: Tape, at root: Int) -> JSON {
         var stack: [Partial] = []
+        var keys = KeyCache()
         var i = root
         var pendingKey = false
         while true {
@@ -27,7 +68,7 @@ enum JSONTreeBuilder {
             case .int, .uint, .double, .bigNumber: value = .number(tape.number(at: i))
             case .string:
                 if pendingKey {
-                    stack[stack.count - 1].keys.append(tape.string(at: i))
+                    stack[stack.count - 1].keys.append(keys.key(at: i, in: tape))
                     pendingKey = false
                     i += 1
                     continue
@@ -64,3 +105,13 @@ enum JSONTreeBuilder {
         }
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif

@@ -2,7 +2,8 @@ extension JSON {
     /// A JSON object: members in the order they were written or inserted.
     ///
     /// Lookup by key is a linear scan for small objects, which for the 5 to 50 short keys of a typical API
-    /// object beats hashing; objects with more than ``indexThreshold`` members build a hash index once.
+    /// object beats hashing (short keys compare as two machine words); objects with more than
+    /// ``indexThreshold`` members build a hash index once.
     /// When the parsed text repeats a key, every member is kept (so writing reproduces the input) and lookup
     /// returns the last one, as JavaScript does.
     ///
@@ -11,7 +12,7 @@ extension JSON {
     /// - Complexity: lookup O(n) up to ``indexThreshold`` members, O(1) on average above.
     public struct Object: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
         /// Objects larger than this get a key index.
-        public static let indexThreshold = 24
+        public static let indexThreshold = 64
 
         public typealias Element = (key: String, value: JSON)
         public typealias Index = Int
