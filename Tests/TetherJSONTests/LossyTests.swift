@@ -5,17 +5,19 @@ import Testing
 
 // MARK: - The decoders under test
 
-/// The decoders the lossy types must work with, for `@Test(arguments:)`.
+/// The decoders the lossy types must work with, for `@Test(arguments:)`: Foundation's `JSONDecoder` and ours.
 ///
 /// The lossy types use the standard `Decoder` protocol only, so every test runs against each decoder.
 enum LossyTestDecoder: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case foundation
+    case tether
 
     var testDescription: String { rawValue }
 
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         switch self {
         case .foundation: try JSONDecoder().decode(type, from: data)
+        case .tether: try TetherJSONDecoder().decode(type, from: data)
         }
     }
 
@@ -481,18 +483,30 @@ private func encodedText(_ value: some Encodable) throws -> String {
                 == .init(.typeMismatch, "value"))
     }
 
-    @Test func usesTheDecodersStrategiesForWrapped() throws {
-        // Given Foundation's date strategy for Rakuten's "YYYY-MM-DD HH:MM" times (Japan time)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "Asia/Tokyo")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .formatted(formatter)
+    @Test(arguments: LossyTestDecoder.allCases)
+    func usesTheDecodersStrategiesForWrapped(kind: LossyTestDecoder) throws {
+        // Given each decoder's date strategy for Rakuten's "YYYY-MM-DD HH:MM" times (Japan time)
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let decode: (String) throws -> Date? = { text in
+            switch kind {
+            case .foundation:
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = tokyo
+                formatter.dateFormat = "yyyy-MM-dd HH:mm"
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .formatted(formatter)
+                return try decoder.decode(EmptyAsNilBox<Date>.self, from: Data(text.utf8)).value
+            case .tether:
+                var decoder = TetherJSONDecoder()
+                decoder.dateDecodingStrategy = .formatted(pattern: "yyyy-MM-dd HH:mm", timeZone: tokyo)
+                return try decoder.decode(EmptyAsNilBox<Date>.self, from: text).value
+            }
+        }
 
-        let start = try decoder.decode(EmptyAsNilBox<Date>.self, from: Data(#"{"value": "2026-12-01 10:00"}"#.utf8))
-        #expect(start.value == Date(timeIntervalSince1970: 1_796_086_800))
-        #expect(try decoder.decode(EmptyAsNilBox<Date>.self, from: Data(#"{"value": ""}"#.utf8)).value == nil)
+        // Then a time decodes as that Date, and "" as nil
+        #expect(try decode(#"{"value": "2026-12-01 10:00"}"#) == Date(timeIntervalSince1970: 1_796_086_800))
+        #expect(try decode(#"{"value": ""}"#) == nil)
     }
 
     @Test(arguments: LossyTestDecoder.allCases)
