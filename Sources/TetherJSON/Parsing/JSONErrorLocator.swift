@@ -50,6 +50,7 @@ enum JSONErrorLocator {
         case 0x0A: return "a line feed"
         case 0x0D: return "a carriage return"
         case 0x20: return "a space"
+        case 0x27: return "a single quote (JSON strings take double quotes)"
         case 0x00..<0x20, 0x7F: return "the control character U+\(hex4(UInt16(c)))"
         case 0x20..<0x80: return "'\(Character(Unicode.Scalar(c)))'"
         default:

@@ -196,10 +196,8 @@ struct TapeBuilder {
     private mutating func literal(_ word: StaticString, _ tag: Tape.Tag) throws(Failure) {
         let length = word.utf8CodeUnitCount
         let text = word.utf8Start
-        guard p + length <= end else {
-            throw unexpected("'\(word)'")
-        }
-        for i in 0..<length where base[p + i] != text[i] {
+        // Report the first byte that differs, or the end of the input where the word is cut off.
+        for i in 0..<length where p + i >= end || base[p + i] != text[i] {
             throw Failure(code: .syntax, message: "expected '\(word)', found \(describeByte(at: p + i))", offset: p + i)
         }
         p += length
@@ -225,15 +223,13 @@ struct TapeBuilder {
                     break
                 }
             }
-            guard p < end else {
-                throw Failure(code: .syntax, message: "unterminated string", offset: start - 1)
-            }
+            guard p < end else { throw unterminatedString(quote: start - 1) }
             let c = base[p]
             if c == UInt8(ascii: "\"") {
                 break
             } else if c == UInt8(ascii: "\\") {
                 escaped = true
-                try parseEscape()
+                try parseEscape(quote: start - 1)
             } else if c < 0x20 {
                 throw Failure(
                     code: .syntax,
@@ -268,21 +264,28 @@ struct TapeBuilder {
         return (hasQuote | hasBackslash | hasControl | x) & highs
     }
 
-    private mutating func parseEscape() throws(Failure) {
+    /// A string that the end of the input cuts off, reported at its opening quote.
+    private func unterminatedString(quote: Int) -> Failure {
+        Failure(
+            code: .syntax, message: "expected '\"' to end the string that starts here, found the end of the input",
+            offset: quote)
+    }
+
+    private mutating func parseEscape(quote: Int) throws(Failure) {
         // base[p] is the backslash.
-        guard p + 1 < end else { throw Failure(code: .syntax, message: "unterminated string", offset: p) }
+        guard p + 1 < end else { throw unterminatedString(quote: quote) }
         switch base[p + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             p += 2
         case UInt8(ascii: "u"):
             let escapeStart = p
-            let unit = try hexEscape(at: p)
+            let unit = try hexEscape(at: p, quote: quote)
             p += 6
             if unit >= 0xD800, unit <= 0xDBFF {
                 // A high surrogate must be followed by an escaped low surrogate.
                 if p + 1 < end, base[p] == UInt8(ascii: "\\"), base[p + 1] == UInt8(ascii: "u") {
-                    let low = try hexEscape(at: p)
+                    let low = try hexEscape(at: p, quote: quote)
                     if low >= 0xDC00, low <= 0xDFFF {
                         p += 6
                         return
@@ -310,10 +313,10 @@ struct TapeBuilder {
     }
 
     /// Reads the four hex digits of the `\uXXXX` escape that starts at `offset`.
-    private func hexEscape(at offset: Int) throws(Failure) -> UInt16 {
+    private func hexEscape(at offset: Int, quote: Int) throws(Failure) -> UInt16 {
         var value: UInt16 = 0
         for i in 2..<6 {
-            guard offset + i < end else { throw Failure(code: .syntax, message: "unterminated string", offset: offset) }
+            guard offset + i < end else { throw unterminatedString(quote: quote) }
             let c = base[offset + i]
             let digit: UInt8
             switch c {

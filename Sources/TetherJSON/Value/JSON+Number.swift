@@ -2,8 +2,8 @@ extension JSON {
     /// A JSON number, kept exactly.
     ///
     /// Integers that fit `Int64` or `UInt64` are held as integers, numbers written with a fraction or an
-    /// exponent as `Double`, and integers that fit neither keep their original text, so a 20-digit id
-    /// survives a parse-and-write round trip unchanged.
+    /// exponent as `Double`, and integers that fit neither (or numbers beyond `Double`'s range, like `1e309`)
+    /// keep their original text, so a 20-digit id survives a parse-and-write round trip unchanged.
     ///
     /// Equality is by value within a representation: `1` equals `1`, `1.0` equals `1.0`, but the integer `1`
     /// and the floating-point `1.0` differ, because a round trip keeps them apart.
@@ -12,7 +12,7 @@ extension JSON {
             case int(Int64)
             case uint(UInt64)  // only values above Int64.max
             case double(Double)
-            case text(String)  // an integer too large for 64 bits, as written
+            case text(String)  // an integer beyond 64 bits or a number beyond Double's range, as written
         }
 
         var storage: Storage
@@ -41,8 +41,11 @@ extension JSON {
 
         /// Whether the number was written as an integer (no fraction, no exponent).
         public var isInteger: Bool {
-            if case .double = storage { return false }
-            return true
+            switch storage {
+            case .int, .uint: true
+            case .double: false
+            case .text(let t): !t.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+            }
         }
 
         /// The value as `Int64`, if it is an integer or a whole `Double` within range.
