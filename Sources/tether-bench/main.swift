@@ -1,1 +1,65 @@
-print("tether-bench")
+internal import Foundation
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
+/// tether-bench: `tether-bench <area> [--quick] [--check]`. See Docs/Benchmarks.md.
+
+/// A benchmark area: one subcommand.
+struct Area {
+    var name: String
+    var summary: String
+    var run: (BenchOptions) -> Int32
+}
+
+let areas = [
+    Area(
+        name: "json", summary: "Codable decoding and parsing against Foundation (JSONDecoder, JSONSerialization)",
+        run: JSONBench.run)
+]
+
+let usage = """
+    usage: tether-bench <area> [--quick] [--check]
+
+    areas:
+    \(areas.map { "  \($0.name.padding(toLength: 8, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
+
+    options:
+      --quick   small inputs and short budgets: a smoke run for CI
+      --check   exit with status 1 when the summary misses a target (FAIL)
+      -h, --help
+
+    Result lines go to standard output, progress and details to standard error.
+    """
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("tether-bench: \(message)\n\n\(usage)\n".utf8))
+    exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case nil:
+    fail("no area given")
+case "-h", "--help", "help":
+    print(usage)
+    exit(0)
+case "_peak":  // hidden: the child process of a peak-memory measurement
+    exit(JSONBench.runPeak(Array(arguments.dropFirst())))
+case "_probe":  // hidden: the child process that checks the Tether decoder before it is timed
+    exit(JSONBench.runProbe())
+case let name?:
+    guard let area = areas.first(where: { $0.name == name }) else { fail("unknown area '\(name)'") }
+    var options = BenchOptions()
+    for option in arguments.dropFirst() {
+        switch option {
+        case "--quick": options.quick = true
+        case "--check": options.check = true
+        default: fail("unknown option '\(option)'")
+        }
+    }
+    exit(area.run(options))
+}
