@@ -57,8 +57,9 @@ enum JSONCommand: Command {
             throw .failure(describe(error, in: name))
         }
 
-        var options: JSONWriter.Options =
-            arguments.flag("--compact") ? [.withoutEscapingSlashes] : [.prettyPrinted, .withoutEscapingSlashes]
+        // URLs are common in API responses: print their slashes as they are, not as `\/`.
+        var options: JSONWriter.Options = [.withoutEscapingSlashes]
+        if !arguments.flag("--compact") { options.insert(.prettyPrinted) }
         if arguments.flag("--sort-keys") { options.insert(.sortedKeys) }
         var output: [UInt8]
         do {
