@@ -14,6 +14,9 @@ final class CodingPathNode {
     /// The object whose key index ``hint`` is, and the tape index of its member key to try first.
     var hintObject = -1
     var hint = 0
+    /// For an object whose members are not decoded in document order: a hash table of its keys' tape
+    /// indices (-1 marks an empty slot), built on the first lookup that has to search far.
+    var keyTable: KeyTable?
 
     init(parent: CodingPathNode?, segment: Segment) {
         self.parent = parent

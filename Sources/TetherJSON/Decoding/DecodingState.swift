@@ -6,6 +6,8 @@ import Foundation
 final class DecodingState {
     let tape: Tape
     let keyStrategy: TetherJSONDecoder.KeyDecodingStrategy
+    /// `keyStrategy` is `.useDefaultKeys`: checked on every lookup, so kept as a plain Bool.
+    let usesDefaultKeys: Bool
     let matchesKeysCaseInsensitively: Bool
     let dateStrategy: TetherJSONDecoder.DateDecodingStrategy
     let dataStrategy: TetherJSONDecoder.DataDecodingStrategy
@@ -30,6 +32,11 @@ final class DecodingState {
         self.tape = tape
         self.configuration = configuration
         keyStrategy = configuration.keyDecodingStrategy
+        if case .useDefaultKeys = configuration.keyDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
         matchesKeysCaseInsensitively = configuration.matchesKeysCaseInsensitively
         dateStrategy = configuration.dateDecodingStrategy
         dataStrategy = configuration.dataDecodingStrategy

@@ -31,14 +31,14 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func matchableKey(at keyIndex: Int) -> String {
-        if case .useDefaultKeys = state.keyStrategy { return state.tape.string(at: keyIndex) }
+        if state.usesDefaultKeys { return state.tape.string(at: keyIndex) }
         return state.convertedKey(at: keyIndex, codingPath: node.path)
     }
 
     /// The tape index of the value for `key`, or `nil`.
     @inline(__always)
     private func find(_ key: Key) -> Int? {
-        if case .useDefaultKeys = state.keyStrategy, let found = findBytes(key) {
+        if state.usesDefaultKeys, let found = findBytes(key) {
             return found
         }
         return findSlow(key)
@@ -51,27 +51,38 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard end > object + 1 else { return nil }
         var name = key.stringValue
         return name.withUTF8 { bytes -> Int? in
+            if let table = node.keyTable, table.object == object {
+                return table.find(bytes, in: tape)
+            }
             var k = node.hintObject == object ? node.hint : object + 1
             let start = k
+            var steps = 0
             repeat {
                 let next = tape.next(after: k + 1)
                 if tape.string(at: k, equals: bytes) {
                     node.hintObject = object
                     node.hint = next < end ? next : object + 1
+                    if steps > KeyTable.scanLimit { buildKeyTable() }
                     return k + 1
                 }
                 k = next < end ? next : object + 1
+                steps += 1
             } while k != start
+            buildKeyTable()
             return nil
         }
+    }
+
+    /// Members are being read out of document order: index this object's keys for the lookups to come.
+    private func buildKeyTable() {
+        guard Int(truncatingIfNeeded: state.tape.entries[object].payload) >= KeyTable.minimumMembers else { return }
+        node.keyTable = KeyTable(object: object, tape: state.tape)
     }
 
     private func findSlow(_ key: Key) -> Int? {
         let name = key.stringValue
         var found: Int?
-        if case .useDefaultKeys = state.keyStrategy {
-            // Exact bytes already failed.
-        } else {
+        if !state.usesDefaultKeys {  // with default keys, the exact byte comparison has already failed
             forEachMember { keyIndex, valueIndex in
                 if found == nil, matchableKey(at: keyIndex) == name { found = valueIndex }
             }

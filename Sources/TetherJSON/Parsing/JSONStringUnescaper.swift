@@ -10,12 +10,15 @@ enum JSONStringUnescaper {
             var i = 0
             let n = raw.count
             while i < n {
-                let c = raw[i]
-                if c != UInt8(ascii: "\\") {
-                    out[o] = c
-                    o += 1
-                    i += 1
-                    continue
+                // Copy the run up to the next backslash in one go.
+                var j = i
+                while j < n, raw[j] != UInt8(ascii: "\\") { j += 1 }
+                if j > i {
+                    UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
+                        from: raw.baseAddress! + i, byteCount: j - i)
+                    o += j - i
+                    i = j
+                    if i == n { break }
                 }
                 let e = raw[i + 1]
                 i += 2

@@ -78,7 +78,39 @@ struct Tape {
         }
         guard length == key.count else { return false }
         if length == 0 { return true }
-        return memcmp(bytes.baseAddress! + entry.value, key.baseAddress!, length) == 0
+        return Tape.bytesEqual(bytes.baseAddress! + entry.value, key.baseAddress!, length)
+    }
+
+    /// Compares `count` bytes with word loads: keys are short, and a call to `memcmp` costs more than the compare.
+    @inline(__always) static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool
+    {
+        let a = UnsafeRawPointer(a)
+        let b = UnsafeRawPointer(b)
+        if count >= 8 {
+            var i = 0
+            while i + 8 <= count {
+                if a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    != b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                {
+                    return false
+                }
+                i += 8
+            }
+            // The tail, as one overlapping word.
+            return i == count
+                || a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        for i in 0..<count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self)
+        {
+            return false
+        }
+        return true
     }
 
     /// The number at `index` (which must be a number entry).
