@@ -147,8 +147,9 @@ enum JSONBench {
                 "json \(input.label) \(contender.rawValue) \(Bench.format(throughput, 1)) "
                     + (ratio.map { Bench.format($0, 2) } ?? "n/a"))
             Bench.note(
-                "#   \(timing.runs) runs, median \(Bench.format(timing.median * 1e3, 3)) ms,"
-                    + " fastest \(Bench.format(timing.fastest * 1e3, 3)) ms; \(digest)")
+                "#   \(timing.runs) runs, median \(Bench.format(timing.median * 1e3, 3)) ms CPU"
+                    + " (wall \(Bench.format(timing.wallMedian * 1e3, 3)) ms), fastest \(Bench.format(timing.fastest * 1e3, 3)) ms;"
+                    + " \(digest)")
         }
         if input.reportsMicroseconds {
             for contender in Contender.allCases {
