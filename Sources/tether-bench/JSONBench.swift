@@ -77,7 +77,7 @@ enum JSONBench {
         let pass =
             failures.isEmpty && [decodeRakuten, decodePosts].allSatisfy { ($0 ?? 0) >= 3 }
             && [parseRakuten, parsePosts].allSatisfy { ($0 ?? 0) >= 4 } && (peakRatio ?? .infinity) <= 1
-        func times(_ ratio: Double?) -> String { ratio.map { Bench.format($0, 1) + "x" } ?? "n/a" }
+        func times(_ ratio: Double?) -> String { ratio.map { Bench.format($0, 2) + "x" } ?? "n/a" }
         Bench.emit(
             "json summary decode-vs-foundation rakuten=\(times(decodeRakuten)) posts=\(times(decodePosts))"
                 + " parse-vs-serialization rakuten=\(times(parseRakuten)) posts=\(times(parsePosts))"
@@ -239,6 +239,19 @@ enum JSONBench {
             let value = try JSONParser().parse(data)
             return (value, Digest(posts: value))
         }
+    }
+
+    /// `tether-bench _generate <input label> [--quick]`: writes one generated input to standard output, to look
+    /// at or to feed other tools (`tether-bench _generate page30 > page30.json`).
+    static func runGenerate(_ arguments: [String]) -> Int32 {
+        let inputs = makeInputs(quick: arguments.dropFirst().contains("--quick"))
+        guard let label = arguments.first, let input = inputs.first(where: { $0.label == label }) else {
+            Bench.note(
+                "usage: tether-bench _generate <\(inputs.map(\.label).joined(separator: "|"))> [--quick]")
+            return 2
+        }
+        FileHandle.standardOutput.write(input.data)
+        return 0
     }
 
     // MARK: The Tether decoder probe

@@ -49,6 +49,8 @@ case "-h", "--help", "help":
     exit(0)
 case "_peak":  // hidden: the child process of a peak-memory measurement
     exit(JSONBench.runPeak(Array(arguments.dropFirst())))
+case "_generate":  // hidden: writes a generated input to standard output
+    exit(JSONBench.runGenerate(Array(arguments.dropFirst())))
 case "_probe":  // hidden: the child process that checks the Tether decoder before it is timed
     exit(JSONBench.runProbe())
 case let name?:

@@ -197,15 +197,21 @@ struct RakutenGenerator {
         json.endObject()
     }
 
-    /// Joins random pieces until the text has at least a random length from `characters`.
+    /// Joins distinct random pieces until the text has at least a random length from `characters` (pieces repeat
+    /// only once all have been used).
     private mutating func text(
         from pieces: [EscapedText], separator: EscapedText, characters: ClosedRange<Int>
     ) -> EscapedText {
         let target = random.int(characters)
-        var result = random.pick(pieces)
+        var order = Array(pieces.indices)
+        var result = EscapedText()
+        var used = 0
         while result.characters < target {
-            result.append(separator)
-            result.append(random.pick(pieces))
+            if used == order.count { used = 0 }
+            order.swapAt(used, random.int(used...(order.count - 1)))
+            if result.characters > 0 { result.append(separator) }
+            result.append(pieces[order[used]])
+            used += 1
         }
         return result
     }
@@ -276,6 +282,8 @@ private struct Vocabulary {
             "生産国：日本", "保証期間：1年", "お届け日時の指定が可能です。", "※北海道・沖縄・離島は別途送料がかかります。",
             "カラー・サイズ違いもございます。", "\"おいしい\"と評判の一品です。", "連続再生時間：約9時間（ケース併用で最大36時間）",
             "防水規格：IPX5", "対応機種：iPhone/Android", "お手入れ方法：中性洗剤で手洗いしてください。",
+            "配送方法：宅配便（常温）", "JANコード：4901234567894", "ラッピング：無料（ギフトバッグ付き）",
+            "※画像はイメージです。", "寸法：幅30cm×奥行20cm×高さ15cm", "重量：約1.2kg",
         ].map { EscapedText($0, escapingSlashes: true) }
         sentences.append(EscapedText("★レビューを書いて送料無料★", unicodeEscaped: ["★"]))
         sentences.append(EscapedText("お得な3個セット\u{3000}まとめ買いでさらにお得", unicodeEscaped: ["\u{3000}"]))
