@@ -505,12 +505,33 @@ struct ParserTests {
 
     @Test func duplicateKeysInLargeObjectsUseTheLastToo() throws {
         // Above JSON.Object.indexThreshold lookup goes through a hash index; it must agree with the scan.
-        let members = (0..<40).map { #""k\#($0 % 30)": \#($0)"# }.joined(separator: ", ")
+        let distinct = JSON.Object.indexThreshold + 6
+        let count = distinct + 10
+        let members = (0..<count).map { #""k\#($0 % distinct)": \#($0)"# }.joined(separator: ", ")
         let json = try JSON(parsing: "{\(members)}")
-        #expect(json.object?.count == 40)
-        for k in 0..<30 {
-            let last = k < 10 ? k + 30 : k
+        #expect(json.object?.count == count)
+        for k in 0..<distinct {
+            let last = k < 10 ? k + distinct : k
             #expect(json["k\(k)"].int == last, "k\(k)")
+        }
+    }
+
+    @Test func repeatedKeysAcrossManyObjectsAreReadCorrectly() throws {
+        // Keys repeat across the elements of a page; more distinct keys than any key cache has slots, of every
+        // length up to past the cached length, escaped and not.
+        let names = (0..<700).map { i in String(repeating: "k", count: i % 60) + "\(i)" }
+        let spelled = names.enumerated().map { i, name in i.isMultiple(of: 7) ? name + #"\u00e9"# : name }
+        let decoded = names.enumerated().map { i, name in i.isMultiple(of: 7) ? name + "é" : name }
+        var elements: [String] = []
+        for e in 0..<300 {
+            let picks = (0..<5).map { (e * 37 + $0 * 101) % names.count }
+            elements.append("{" + picks.map { #""\#(spelled[$0])": \#($0)"# }.joined(separator: ",") + "}")
+        }
+        let json = try JSON(parsing: "[" + elements.joined(separator: ",") + "]")
+        for e in 0..<300 {
+            let picks = (0..<5).map { (e * 37 + $0 * 101) % names.count }
+            #expect(json[e].object?.keys == picks.map { decoded[$0] }, "element \(e)")
+            #expect(json[e].object?.values == picks.map { JSON($0) })
         }
     }
 
