@@ -127,6 +127,22 @@ struct JSONTestSuiteTests {
             outcome = .reject(error.code)
         }
 
+        // With lone surrogates rejected, only the lone surrogate files change their outcome.
+        let strictOutcome: Outcome
+        do {
+            _ = try JSONParser(options: .init(loneSurrogates: .reject)).parse(input)
+            strictOutcome = .accept
+        } catch {
+            strictOutcome = .reject(error.code)
+        }
+        if name.hasPrefix("n_") {
+            // A lone surrogate before the mistake may now be reported first; rejected either way.
+            #expect(strictOutcome != .accept, "\(name)")
+        } else {
+            let hasLoneSurrogate = Self.surrogateDecodings[name] != nil
+            #expect(strictOutcome == (hasLoneSurrogate ? .reject(.invalidUnicodeEscape) : outcome), "\(name)")
+        }
+
         switch name.prefix(2) {
         case "y_":
             #expect(outcome == .accept, "\(name) must be accepted")
@@ -157,6 +173,27 @@ struct JSONTestSuiteTests {
         #expect(prefixes["i_"] == 35)
         // The expectation table names exactly the i_ files there are.
         #expect(Set(Self.files.filter { $0.hasPrefix("i_") }) == Set(Self.implementationDefined.keys))
+    }
+
+    /// `Docs/JSONTestSuite.md` lists every `i_` file with the outcome in ``implementationDefined``.
+    @Test func documentationMatchesTheTable() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Docs/JSONTestSuite.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        var documented: [String: Outcome] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("| `i_") {
+            let columns = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let name = columns[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            guard name.hasSuffix(".json") else { continue }
+            let outcome = columns[2]
+            if outcome.hasPrefix("accept") {
+                documented[name] = .accept
+            } else {
+                let code = outcome.split(separator: "`").dropFirst().first.map(String.init) ?? outcome
+                documented[name] = .reject(JSONError.Code(name: code))
+            }
+        }
+        #expect(documented == Self.implementationDefined)
     }
 
     // MARK: - Implementation-defined details
