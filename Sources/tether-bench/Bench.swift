@@ -42,7 +42,8 @@ struct Timing {
     }
 }
 
-/// How long to measure: at least `minimumRuns`, then until `budget` seconds have been spent or `maximumRuns` reached.
+/// How long to measure, in rounds (see ``Bench/measureRounds(_:_:)``): `warmUpRuns` untimed, then at least
+/// `minimumRuns`, then more until `seconds` have been spent or `maximumRuns` is reached.
 struct Budget {
     var warmUpRuns = 1
     var minimumRuns: Int
@@ -72,30 +73,44 @@ enum Bench {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
-    /// Runs `body` for warm-up, hands the first result to `check` (run once, not timed), then times `body`
-    /// within `budget` (wall-clock seconds) and returns the medians.
-    ///
-    /// Each result is passed to ``blackHole(_:)`` and released before the next run starts.
-    static func measure<R>(
-        _ budget: Budget, _ body: () throws -> R, check: (R) throws -> Void = { _ in }
-    ) throws -> Timing {
-        for run in 0..<max(budget.warmUpRuns, 1) {
-            let result = try body()
-            if run == 0 { try check(result) }
-            blackHole(result)
+    /// Times `bodies` in rounds, one run of each per round in order: `budget.warmUpRuns` untimed rounds, then
+    /// at least `minimumRuns` rounds and more until `budget.seconds` (wall clock, all bodies together) are spent
+    /// or `maximumRuns` is reached. Returns each body's medians, or the error it threw (it is then left out of
+    /// the later rounds).
+    static func measureRounds(_ budget: Budget, _ bodies: [() throws -> Void]) -> [Result<Timing, any Error>] {
+        var failures: [(any Error)?] = Array(repeating: nil, count: bodies.count)
+        var cpu: [[Double]] = Array(repeating: [], count: bodies.count)
+        var wall: [[Double]] = Array(repeating: [], count: bodies.count)
+        func round(timed: Bool) {
+            for index in bodies.indices where failures[index] == nil {
+                let wallBefore = now()
+                let cpuBefore = threadCPUTime()
+                do {
+                    try bodies[index]()
+                } catch {
+                    failures[index] = error
+                    continue
+                }
+                if timed {
+                    cpu[index].append(threadCPUTime() - cpuBefore)
+                    wall[index].append(now() - wallBefore)
+                }
+            }
         }
-        var cpu: [Double] = []
-        var wall: [Double] = []
+        for _ in 0..<budget.warmUpRuns { round(timed: false) }
         let start = now()
-        while cpu.count < budget.minimumRuns || (cpu.count < budget.maximumRuns && now() - start < budget.seconds) {
-            let wallBefore = now()
-            let cpuBefore = threadCPUTime()
-            let result = try body()
-            cpu.append(threadCPUTime() - cpuBefore)
-            wall.append(now() - wallBefore)
-            blackHole(result)
+        var rounds = 0
+        while rounds < budget.minimumRuns || (rounds < budget.maximumRuns && now() - start < budget.seconds) {
+            round(timed: true)
+            rounds += 1
         }
-        return Timing(median: median(cpu), fastest: cpu.min() ?? 0, wallMedian: median(wall), runs: cpu.count)
+        return bodies.indices.map { index in
+            if let failure = failures[index] { return .failure(failure) }
+            return .success(
+                Timing(
+                    median: median(cpu[index]), fastest: cpu[index].min() ?? 0, wallMedian: median(wall[index]),
+                    runs: cpu[index].count))
+        }
     }
 
     private static func median(_ values: [Double]) -> Double {

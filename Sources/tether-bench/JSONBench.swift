@@ -97,17 +97,19 @@ enum JSONBench {
         var rakuten = RakutenGenerator(seed: rakutenSeed)
         var page = RakutenGenerator(seed: pageSeed)
         var posts = PostsGenerator(seed: postsSeed)
+        // A budget is in rounds; each round runs every contender once (see Bench.measureRounds).
         let bigBudget =
             quick
-            ? Budget(minimumRuns: 3, maximumRuns: 10, seconds: 0.3) : Budget(minimumRuns: 3, maximumRuns: 7, seconds: 4)
+            ? Budget(minimumRuns: 3, maximumRuns: 10, seconds: 0.5)
+            : Budget(minimumRuns: 5, maximumRuns: 9, seconds: 10)
         let postsBudget =
             quick
-            ? Budget(minimumRuns: 3, maximumRuns: 10, seconds: 0.3)
-            : Budget(minimumRuns: 5, maximumRuns: 15, seconds: 2)
+            ? Budget(minimumRuns: 3, maximumRuns: 20, seconds: 0.3)
+            : Budget(minimumRuns: 7, maximumRuns: 25, seconds: 5)
         let pageBudget =
             quick
-            ? Budget(warmUpRuns: 5, minimumRuns: 10, maximumRuns: 500, seconds: 0.3)
-            : Budget(warmUpRuns: 20, minimumRuns: 50, maximumRuns: 5000, seconds: 1)
+            ? Budget(warmUpRuns: 5, minimumRuns: 10, maximumRuns: 500, seconds: 0.5)
+            : Budget(warmUpRuns: 20, minimumRuns: 50, maximumRuns: 3000, seconds: 3)
         return [
             Input(
                 label: "rakuten\(rakutenBytes / 1_000_000)mb", kind: .rakuten,
@@ -123,33 +125,50 @@ enum JSONBench {
 
     /// Measures every contender on `input`, prints its lines, and returns the Tether contenders' ratios and any
     /// disagreement between the contenders' results.
+    ///
+    /// Each contender decodes the input once first and its digest is compared with the others'; then the
+    /// contenders are timed in rounds, one run of each per round, so a slow phase of a shared machine slows all of
+    /// them alike instead of skewing one ratio.
     private static func measure(
         _ input: Input, disabled: [Contender: String]
     ) -> (ratios: [Contender: Double], failures: [String]) {
-        var timings: [Contender: Timing] = [:]
         var digests: [(Contender, Digest)] = []
+        var measured: [Contender] = []
         for contender in Contender.allCases {
-            let result: (Timing, Digest)
             do {
                 if let reason = disabled[contender] { throw Unavailable(description: reason) }
-                result = try measure(contender, on: input)
+                let (value, digest) = try decodeOnce(contender, input.kind, input.data)
+                blackHole(value)
+                digests.append((contender, digest))
+                measured.append(contender)
             } catch {
                 Bench.note("# \(input.label) \(contender.rawValue): \(error)")
+            }
+        }
+        let results = Bench.measureRounds(
+            input.budget, measured.map { runner($0, input.kind, input.data) })
+        var timings: [Contender: Timing] = [:]
+        for (contender, result) in zip(measured, results) {
+            switch result {
+            case .success(let timing): timings[contender] = timing
+            case .failure(let error): Bench.note("# \(input.label) \(contender.rawValue): \(error)")
+            }
+        }
+
+        for contender in Contender.allCases {
+            guard let timing = timings[contender] else {
                 Bench.emit("json \(input.label) \(contender.rawValue) n/a n/a")
                 continue
             }
-            let (timing, digest) = result
-            timings[contender] = timing
-            digests.append((contender, digest))
             let throughput = timing.megabytesPerSecond(bytes: input.data.count)
             let ratio = timings[contender.baseline].map { $0.median / timing.median }
             Bench.emit(
                 "json \(input.label) \(contender.rawValue) \(Bench.format(throughput, 1)) "
                     + (ratio.map { Bench.format($0, 2) } ?? "n/a"))
             Bench.note(
-                "#   \(timing.runs) runs, median \(Bench.format(timing.median * 1e3, 3)) ms CPU"
-                    + " (wall \(Bench.format(timing.wallMedian * 1e3, 3)) ms), fastest \(Bench.format(timing.fastest * 1e3, 3)) ms;"
-                    + " \(digest)")
+                "#   \(input.label) \(contender.rawValue): \(timing.runs) runs, median \(Bench.format(timing.median * 1e3, 3)) ms CPU"
+                    + " (wall \(Bench.format(timing.wallMedian * 1e3, 3)) ms),"
+                    + " fastest \(Bench.format(timing.fastest * 1e3, 3)) ms")
         }
         if input.reportsMicroseconds {
             for contender in Contender.allCases {
@@ -159,6 +178,7 @@ enum JSONBench {
         }
         var failures: [String] = []
         if let (reference, expected) = digests.first {
+            Bench.note("#   \(input.label) decoded by \(digests.count) contenders: \(expected)")
             for (contender, digest) in digests where digest != expected {
                 failures.append(
                     "\(input.label): \(contender.rawValue) decoded \(digest), \(reference.rawValue) decoded \(expected)"
@@ -174,41 +194,29 @@ enum JSONBench {
         return (ratios, failures)
     }
 
-    private static func measure(_ contender: Contender, on input: Input) throws -> (Timing, Digest) {
-        switch input.kind {
-        case .rakuten:
-            try measure(
-                contender, input.data, input.budget, RakutenSearchResponse.self, typed: Digest.init,
-                tree: Digest.init(rakuten:), any: Digest.init(rakuten:))
-        case .posts:
-            try measure(
-                contender, input.data, input.budget, [Post].self, typed: Digest.init, tree: Digest.init(posts:),
-                any: Digest.init(posts:))
+    /// One timed run of `contender` on `data`: decode and throw the result away.
+    private static func runner(_ contender: Contender, _ kind: Kind, _ data: Data) -> () throws -> Void {
+        switch kind {
+        case .rakuten: runner(contender, data, RakutenSearchResponse.self)
+        case .posts: runner(contender, data, [Post].self)
         }
     }
 
-    private static func measure<Model: Decodable>(
-        _ contender: Contender, _ data: Data, _ budget: Budget, _ model: Model.Type, typed: (Model) -> Digest,
-        tree: (JSON) -> Digest, any: (Any) -> Digest
-    ) throws -> (Timing, Digest) {
-        var digest = Digest()
-        let timing: Timing
+    private static func runner<Model: Decodable>(
+        _ contender: Contender, _ data: Data, _ model: Model.Type
+    ) -> () throws -> Void {
         switch contender {
         case .foundationDecoder:
             let decoder = JSONDecoder()
-            timing = try Bench.measure(
-                budget, { try decoder.decode(Model.self, from: data) }, check: { digest = typed($0) })
+            return { blackHole(try decoder.decode(Model.self, from: data)) }
         case .tetherDecoder:
-            timing = try Bench.measure(
-                budget, { try TetherDecoderContender.decode(Model.self, from: data) }, check: { digest = typed($0) })
+            return { blackHole(try TetherDecoderContender.decode(Model.self, from: data)) }
         case .foundationSerialization:
-            timing = try Bench.measure(
-                budget, { try JSONSerialization.jsonObject(with: data) }, check: { digest = any($0) })
+            return { blackHole(try JSONSerialization.jsonObject(with: data)) }
         case .tetherParser:
             let parser = JSONParser()
-            timing = try Bench.measure(budget, { try parser.parse(data) }, check: { digest = tree($0) })
+            return { blackHole(try parser.parse(data)) }
         }
-        return (timing, digest)
     }
 
     /// Decodes `data` once with `contender`; returns the result (to keep alive) and its digest.
