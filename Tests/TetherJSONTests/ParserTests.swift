@@ -125,16 +125,27 @@ struct ParserTests {
             message: ["expected a JSON value", "found the end of the input"]),
         ErrorCase(
             "invalid UTF-8 byte in a string", [0x5B, 0x22, 0x61, 0xFF, 0x62, 0x22, 0x5D], code: .invalidUTF8, offset: 3,
-            column: 4, excerpt: "[\"a\u{FFFD}b\"]", excerptColumn: 3, message: ["invalid UTF-8", "byte 0xFF"]),
+            column: 4, excerpt: "[\"a\u{FFFD}b\"]", excerptColumn: 3,
+            message: ["invalid UTF-8: expected the first byte of a character", "found byte 0xFF"]),
         ErrorCase(
             "broken UTF-8 sequence in a string", [0x22, 0xE6, 0x97, 0x41, 0x22], code: .invalidUTF8, offset: 3,
-            column: 3, excerpt: "\"\u{FFFD}A\"", excerptColumn: 2, message: ["invalid UTF-8", "byte 0x41"]),
+            column: 3, excerpt: "\"\u{FFFD}A\"", excerptColumn: 2,
+            message: ["invalid UTF-8: expected a continuation byte (0x80 to 0xBF)", "byte 0xE6", "found 'A'"]),
+        ErrorCase(
+            "overlong UTF-8 form", [0x22, 0xE0, 0x80, 0x80, 0x22], code: .invalidUTF8, offset: 2, column: 3,
+            excerpt: "\"\u{FFFD}\u{FFFD}\u{FFFD}\"", excerptColumn: 2,
+            message: ["expected a continuation byte (0xA0 to 0xBF)", "byte 0xE0", "found byte 0x80"]),
+        ErrorCase(
+            "UTF-8 character cut off by the end of the input", [0x22, 0xE6, 0x97], code: .invalidUTF8, offset: 1,
+            column: 2, excerpt: "\"\u{FFFD}", excerptColumn: 1,
+            message: ["invalid UTF-8: expected 2 more bytes after byte 0xE6", "found the end of the input"]),
         ErrorCase(
             "invalid UTF-8 byte outside a string", [0x5B, 0xC0, 0x5D], offset: 1, column: 2,
             excerpt: "[\u{FFFD}]", excerptColumn: 1, message: ["expected a JSON value", "found byte 0xC0"]),
         ErrorCase(
             "byte order mark", [0xEF, 0xBB, 0xBF, 0x7B, 0x7D], offset: 0, column: 1, excerpt: "\u{FEFF}{}",
-            excerptColumn: 0, message: ["byte order mark", "allowsByteOrderMark"]),
+            excerptColumn: 0,
+            message: ["expected a JSON value", "found a UTF-8 byte order mark", "allowsByteOrderMark"]),
         ErrorCase(
             "Japanese text before the mistake", #"{"名前": "緑茶",}"#, offset: 20, column: 13,
             excerpt: #"{"名前": "緑茶",}"#, excerptColumn: 12, message: ["expected a string key", "found '}'"]),

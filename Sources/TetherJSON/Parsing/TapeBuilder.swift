@@ -62,7 +62,7 @@ struct TapeBuilder {
             guard options.allowsByteOrderMark else {
                 throw Failure(
                     code: .syntax,
-                    message: "the input starts with a UTF-8 byte order mark, which JSON does not allow "
+                    message: "expected a JSON value, found a UTF-8 byte order mark, which JSON does not allow "
                         + "(set allowsByteOrderMark to skip it)",
                     offset: 0)
             }
@@ -184,6 +184,12 @@ struct TapeBuilder {
 
     @inline(__always)
     private mutating func skipWhitespace() {
+        // Fast exit: most values follow their delimiter directly.
+        if p < end, base[p] > 0x20 { return }
+        // Pretty-printed input indents with runs of spaces: skip them eight at a time.
+        while p + 8 <= end, UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
+            p += 8
+        }
         while p < end {
             let c = base[p]
             // Fast exit: anything above space is not whitespace.
@@ -237,7 +243,7 @@ struct TapeBuilder {
                         + "(U+\(hex4(UInt16(c)))); write it as an escape such as \\n or \\u\(hex4(UInt16(c)))",
                     offset: p)
             } else if c >= 0x80 {
-                try validateUTF8Sequence()
+                try validateUTF8Run()
             } else {
                 p += 1
             }
@@ -333,6 +339,23 @@ struct TapeBuilder {
         return value
     }
 
+    /// Checks consecutive multi-byte characters from `p`, as in Japanese text, until an ASCII byte.
+    ///
+    /// The common three-byte characters (U+1000 to U+FFFF but for surrogates) take a fast path.
+    @inline(__always)
+    private mutating func validateUTF8Run() throws(Failure) {
+        while p + 3 <= end {
+            let lead = base[p]
+            guard lead >= 0x80 else { return }
+            if lead >= 0xE1, lead != 0xED, lead <= 0xEF, base[p + 1] & 0xC0 == 0x80, base[p + 2] & 0xC0 == 0x80 {
+                p += 3
+            } else {
+                try validateUTF8Sequence()
+            }
+        }
+        if p < end, base[p] >= 0x80 { try validateUTF8Sequence() }
+    }
+
     /// Checks the multi-byte UTF-8 sequence at `p` (RFC 3629: no overlongs, no surrogates, at most U+10FFFF).
     @inline(__always)
     private mutating func validateUTF8Sequence() throws(Failure) {
@@ -358,28 +381,33 @@ struct TapeBuilder {
             high = 0x8F
         default:
             throw Failure(
-                code: .invalidUTF8, message: "invalid UTF-8: byte 0x\(hex2(lead)) cannot start a character", offset: p)
+                code: .invalidUTF8,
+                message: "invalid UTF-8: expected the first byte of a character, found byte 0x\(hex2(lead))", offset: p)
         }
         guard p + length <= end else {
             throw Failure(
-                code: .invalidUTF8, message: "invalid UTF-8: a character is cut off by the end of the input", offset: p)
+                code: .invalidUTF8,
+                message: "invalid UTF-8: expected \(length - 1) more bytes after byte 0x\(hex2(lead)), "
+                    + "found the end of the input",
+                offset: p)
         }
         let second = base[p + 1]
-        guard second >= low, second <= high else { throw badContinuation(p + 1) }
+        guard second >= low, second <= high else { throw badContinuation(p + 1, low: low, high: high) }
         if length > 2 {
-            guard base[p + 2] & 0xC0 == 0x80 else { throw badContinuation(p + 2) }
+            guard base[p + 2] & 0xC0 == 0x80 else { throw badContinuation(p + 2, low: 0x80, high: 0xBF) }
             if length > 3 {
-                guard base[p + 3] & 0xC0 == 0x80 else { throw badContinuation(p + 3) }
+                guard base[p + 3] & 0xC0 == 0x80 else { throw badContinuation(p + 3, low: 0x80, high: 0xBF) }
             }
         }
         p += length
     }
 
-    private func badContinuation(_ offset: Int) -> Failure {
+    /// A byte inside a multi-byte character that is not in the range `low...high` allowed there.
+    private func badContinuation(_ offset: Int, low: UInt8, high: UInt8) -> Failure {
         Failure(
             code: .invalidUTF8,
-            message:
-                "invalid UTF-8: byte 0x\(hex2(base[offset])) does not continue the character that starts before it",
+            message: "invalid UTF-8: expected a continuation byte (0x\(hex2(low)) to 0x\(hex2(high))) of the character "
+                + "that starts with byte 0x\(hex2(base[p])), found \(describeByte(at: offset))",
             offset: offset)
     }
 
