@@ -138,13 +138,27 @@ struct CivilDateTime: Hashable {
 
     /// The instant these fields name in `timeZone`, whose offset may depend on the date (daylight saving).
     ///
-    /// A local time skipped by a forward transition resolves with the offset in force after it; a repeated
-    /// local time resolves to one of its two instants.
+    /// A local time repeated by a backward transition resolves to its earlier instant; a local time skipped
+    /// by a forward transition is read with the offset before it (so 02:30 in a gap from 02:00 to 03:00 is
+    /// 03:30), as `DateFormatter` does. Assumes at most one transition within a day of the time.
     func date(in timeZone: TimeZone) -> Date {
-        let local = Double(secondsSince1970 - Self.secondsFrom1970To2001)
-        let guess = timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: local))
-        let corrected = timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: local - Double(guess)))
-        return date(offsetFromGMT: corrected)
+        let local = secondsSince1970 - Self.secondsFrom1970To2001  // the fields read as UTC, since 2001
+        func offset(at seconds2001: Int) -> Int {
+            timeZone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: Double(seconds2001)))
+        }
+        let before = offset(at: local - 86_400)
+        let after = offset(at: local + 86_400)
+        var chosen = before
+        if before != after {
+            let beforeFits = offset(at: local - before) == before
+            let afterFits = offset(at: local - after) == after
+            if beforeFits && afterFits {
+                chosen = max(before, after)  // the larger offset is the earlier instant
+            } else if afterFits {
+                chosen = after
+            }
+        }
+        return date(offsetFromGMT: chosen)
     }
 
     /// Appends the year as at least four digits, with a `-` before negative years.

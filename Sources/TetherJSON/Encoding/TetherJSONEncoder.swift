@@ -1,0 +1,81 @@
+public import Foundation
+
+/// Encodes `Encodable` values as JSON, with the options of Foundation's `JSONEncoder`.
+///
+/// Values are encoded into a ``JSON`` tree, then written by ``JSONWriter``, so the output follows the writer's
+/// rules: members in the order they were encoded (or sorted with ``JSONWriter/Options/sortedKeys``), `/`
+/// escaped as `\/` unless ``JSONWriter/Options/withoutEscapingSlashes``, and pretty-printed members written
+/// `"key": value`. Some types are encoded specially:
+/// - ``JSON`` is copied as it is, numbers' text included.
+/// - `Date` and `Data` follow ``dateEncodingStrategy`` and ``dataEncodingStrategy``.
+/// - `URL` is its `absoluteString`; `Decimal` is a number with its decimal text (fractional decimals are kept
+///   to `Double` precision, integers of up to 38 digits exactly).
+/// - `Float` is written in its own shortest form (`0.1`, not `0.10000000149011612`).
+///
+/// Unlike Foundation, a whole `Double` keeps its fraction (`3.0`, not `3`), so it reads back as a double.
+/// Top-level scalars are allowed. Errors are `EncodingError.invalidValue` with the coding path of the value.
+///
+/// ```swift
+/// struct Item: Encodable { var itemName: String; var itemPrice: Int; var updatedAt: Date }
+/// var encoder = TetherJSONEncoder()
+/// encoder.keyEncodingStrategy = .convertToSnakeCase
+/// encoder.dateEncodingStrategy = .iso8601
+/// encoder.outputFormatting = [.sortedKeys]
+/// let data = try encoder.encode(Item(itemName: "緑茶", itemPrice: 3240, updatedAt: .now))
+/// // {"item_name":"緑茶","item_price":3240,"updated_at":"2024-05-01T12:34:56Z"}
+/// ```
+///
+/// An encoder is a plain value: configure a copy per use, and share it between threads freely.
+public struct TetherJSONEncoder: Sendable {
+    /// How the JSON text is laid out. Defaults to compact output in encoding order.
+    public var outputFormatting: JSONWriter.Options = []
+    /// How coding keys become object keys. Defaults to ``KeyEncodingStrategy/useDefaultKeys``.
+    public var keyEncodingStrategy: KeyEncodingStrategy = .useDefaultKeys
+    /// How `Date`s are encoded. Defaults to ``DateEncodingStrategy/deferredToDate``, like Foundation.
+    public var dateEncodingStrategy: DateEncodingStrategy = .deferredToDate
+    /// How `Data` is encoded. Defaults to ``DataEncodingStrategy/base64``.
+    public var dataEncodingStrategy: DataEncodingStrategy = .base64
+    /// What to do with NaN and the infinities, which JSON cannot hold. Defaults to
+    /// ``NonConformingFloatEncodingStrategy/throw``.
+    public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy = .throw
+    /// Values handed to every `encode(to:)` as the encoder's `userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// Creates an encoder with the default strategies.
+    public init() {}
+
+    /// The UTF-8 JSON text of `value`.
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a value that cannot be encoded (a non-finite number under
+    ///   the `.throw` strategy), or any error a value's `encode(to:)` throws.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        Data(try encodeToBytes(value))
+    }
+
+    /// The UTF-8 JSON text of `value`, as bytes.
+    ///
+    /// - Throws: As ``encode(_:)``.
+    public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let json = try encodeToJSON(value)
+        do {
+            return try JSONWriter(options: outputFormatting).bytes(json)
+        } catch {
+            // Only a non-finite number inside a `JSON` value gets here; others were caught while encoding.
+            let path = error.path.map { element -> any CodingKey in
+                switch element {
+                case .key(let key): JSONCodingKey(stringValue: key)
+                case .index(let index): JSONCodingKey(index)
+                }
+            }
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: path, debugDescription: error.message, underlyingError: error))
+        }
+    }
+
+    /// `value` as a ``JSON`` tree, without writing it as text.
+    ///
+    /// - Throws: As ``encode(_:)``.
+    public func encodeToJSON<T: Encodable>(_ value: T) throws -> JSON {
+        try EncodingContext(self).box(value, at: .none, in: []).json
+    }
+}
