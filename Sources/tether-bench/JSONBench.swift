@@ -145,13 +145,15 @@ enum JSONBench {
                 Bench.note("# \(input.label) \(contender.rawValue): \(error)")
             }
         }
-        let results = Bench.measureRounds(
-            input.budget, measured.map { runner($0, input.kind, input.data) })
         var timings: [Contender: Timing] = [:]
-        for (contender, result) in zip(measured, results) {
-            switch result {
-            case .success(let timing): timings[contender] = timing
-            case .failure(let error): Bench.note("# \(input.label) \(contender.rawValue): \(error)")
+        for baseline in [Contender.foundationDecoder, .foundationSerialization] {
+            let pair = measured.filter { $0.baseline == baseline }
+            let results = Bench.measureRounds(input.budget, pair.map { runner($0, input.kind, input.data) })
+            for (contender, result) in zip(pair, results) {
+                switch result {
+                case .success(let timing): timings[contender] = timing
+                case .failure(let error): Bench.note("# \(input.label) \(contender.rawValue): \(error)")
+                }
             }
         }
 
