@@ -10,7 +10,8 @@ final class CodingPathNode {
     }
 
     let parent: CodingPathNode?
-    let segment: Segment
+    /// Mutable only so an unkeyed container can reuse one node for all its elements, one after another.
+    var segment: Segment
     /// The object whose key index ``hint`` is, and the tape index of its member key to try first.
     var hintObject = -1
     var hint = 0

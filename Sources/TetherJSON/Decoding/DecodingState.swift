@@ -60,10 +60,12 @@ final class DecodingState {
 
     // MARK: - Values
 
-    /// Decodes the value at `index`, the child `segment` of `parent`.
+    /// Decodes the value at `index`, the child `segment` of `parent`; `reusing` is a node to use for it (already
+    /// set to `segment`) instead of allocating one.
     @inline(__always)
     func decodeValue<T: Decodable>(
-        _ type: T.Type, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment
+        _ type: T.Type, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment,
+        reusing: CodingPathNode? = nil
     ) throws -> T {
         // Scalars first, without creating a decoder.
         if T.self == String.self { return try string(at: index, parent, segment) as! T }
@@ -76,8 +78,15 @@ final class DecodingState {
         if T.self == URL.self { return try url(at: index, parent, segment) as! T }
         if T.self == Data.self { return try data(at: index, parent, segment) as! T }
         if T.self == Decimal.self { return try decimal(at: index, parent, segment) as! T }
-        let node = CodingPathNode(parent: parent, segment: segment)
+        let node = reusing ?? CodingPathNode(parent: parent, segment: segment)
         return try T(from: TapeDecoder(state: self, index: index, node: node))
+    }
+
+    /// Whether values of `type` are read without a decoder of their own (see ``decodeValue(_:at:parent:segment:)``).
+    @inline(__always)
+    func isScalar<T>(_ type: T.Type) -> Bool {
+        T.self == String.self || T.self == Int.self || T.self == Double.self || T.self == Bool.self
+            || T.self == Int64.self
     }
 
     @inline(__always)

@@ -11,8 +11,12 @@ enum JSONStringUnescaper {
             let n = raw.count
             while i < n {
                 // Copy the run up to the next backslash in one go.
-                var j = i
-                while j < n, raw[j] != UInt8(ascii: "\\") { j += 1 }
+                let j: Int
+                if let found = memchr(raw.baseAddress! + i, 0x5C, n - i) {
+                    j = raw.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                } else {
+                    j = n
+                }
                 if j > i {
                     UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
                         from: raw.baseAddress! + i, byteCount: j - i)
@@ -91,3 +95,13 @@ enum JSONStringUnescaper {
         }
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(ucrt)
+    import ucrt
+#endif
