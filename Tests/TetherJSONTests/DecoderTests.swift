@@ -69,6 +69,36 @@ private func path(_ error: any Error) -> String {
         }
     }
 
+    @Test func errorPathsNameTheFailingElementAfterGoodOnes() {
+        // Coding-path nodes are reused from element to element; the path must still name the one that failed.
+        let text =
+            #"[{"name": "a", "tags": [], "images": [{"imageUrl": "https://a"}]}, "#
+            + #"{"name": "b", "tags": [1], "images": [{"imageUrl": "https://b"}, {"imageUrl": 7}]}]"#
+        #expect {
+            try decode([Shop].self, text)
+        } throws: { error in
+            guard case .typeMismatch = error as? DecodingError else { return false }
+            return path(error) == "[1].images.[1].imageUrl"
+        }
+    }
+
+    @Test func membersReadOutOfDocumentOrder() throws {
+        // Sixteen members sent in reverse order: lookups switch from scanning to the object's key table.
+        struct Wide: Decodable, Equatable {
+            var a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p: Int
+        }
+        let names = Array("abcdefghijklmnop").map(String.init)
+        let members = names.enumerated().reversed().map { "\"\($0.element)\": \($0.offset)" }
+        let text = "[{" + members.joined(separator: ", ") + "}, {" + members.joined(separator: ", ") + "}]"
+        let values = try decode([Wide].self, text)
+        let expected = Wide(
+            a: 0, b: 1, c: 2, d: 3, e: 4, f: 5, g: 6, h: 7, i: 8, j: 9, k: 10, l: 11, m: 12, n: 13, o: 14, p: 15)
+        #expect(values == [expected, expected])
+        #expect(throws: DecodingError.self) {
+            try decode(Wide.self, "{" + members.dropLast().joined(separator: ", ") + "}")
+        }
+    }
+
     @Test func typeMismatchSaysWhatWasFound() {
         #expect {
             try decode([Post].self, #"[{"userId": "1", "id": 1, "title": "a", "body": "b"}]"#)

@@ -19,6 +19,22 @@ final class CodingPathNode {
     /// indices (-1 marks an empty slot), built on the first lookup that has to search far.
     var keyTable: KeyTable?
 
+    /// A child node reused for the values this node's keyed container decodes one after another.
+    private var reusableChild: CodingPathNode?
+
+    /// A node for the child `segment`, valid until the next call: for values whose decoder lives only while
+    /// `decode(_:forKey:)` runs. Containers that outlive the call (nested containers) get nodes of their own.
+    @inline(__always)
+    func temporaryChild(_ segment: Segment) -> CodingPathNode {
+        if let child = reusableChild {
+            child.segment = segment
+            return child
+        }
+        let child = CodingPathNode(parent: self, segment: segment)
+        reusableChild = child
+        return child
+    }
+
     init(parent: CodingPathNode?, segment: Segment) {
         self.parent = parent
         self.segment = segment

@@ -49,13 +49,16 @@ final class DecodingState {
         userInfo = configuration.userInfo
     }
 
+    @inline(__always)
     func checkActive(_ node: CodingPathNode) throws {
-        guard isActive else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: node.path,
-                    debugDescription: "A Decoder was used after the decode call that made it had returned."))
-        }
+        if !isActive { throw inactive(node) }
+    }
+
+    private func inactive(_ node: CodingPathNode) -> DecodingError {
+        DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: node.path,
+                debugDescription: "A Decoder was used after the decode call that made it had returned."))
     }
 
     // MARK: - Values

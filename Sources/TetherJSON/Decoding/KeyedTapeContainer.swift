@@ -146,7 +146,10 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try primitive(type, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try state.decodeValue(type, at: try require(key), parent: node, segment: .key(key))
+        let index = try require(key)
+        if state.isScalar(type) { return try state.decodeValue(type, at: index, parent: node, segment: .key(key)) }
+        return try state.decodeValue(
+            type, at: index, parent: node, segment: .key(key), reusing: node.temporaryChild(.key(key)))
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try primitiveIfPresent(type, key) }
@@ -166,7 +169,9 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let index = find(key), !state.isNull(index) else { return nil }
-        return try state.decodeValue(type, at: index, parent: node, segment: .key(key))
+        if state.isScalar(type) { return try state.decodeValue(type, at: index, parent: node, segment: .key(key)) }
+        return try state.decodeValue(
+            type, at: index, parent: node, segment: .key(key), reusing: node.temporaryChild(.key(key)))
     }
 
     // MARK: - Nesting

@@ -6,8 +6,6 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     private(set) var currentIndex = 0
     /// The tape index of the current element.
     private var cursor: Int
-    /// The coding-path node reused for the elements that need a decoder.
-    private var elementNode: CodingPathNode?
 
     init(state: DecodingState, array: Int, node: CodingPathNode) {
         self.state = state
@@ -72,14 +70,7 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
             value = try state.decodeValue(type, at: cursor, parent: node, segment: .index(currentIndex))
         } else {
             // One node serves every element in turn: an element's decoder lives only while it is decoded.
-            let child: CodingPathNode
-            if let elementNode {
-                elementNode.segment = .index(currentIndex)
-                child = elementNode
-            } else {
-                child = CodingPathNode(parent: node, segment: .index(currentIndex))
-                elementNode = child
-            }
+            let child = node.temporaryChild(.index(currentIndex))
             value = try state.decodeValue(
                 type, at: cursor, parent: node, segment: .index(currentIndex), reusing: child)
         }

@@ -62,6 +62,7 @@ struct Tape {
     /// The string at `index`, with escapes decoded.
     func string(at index: Int) -> String {
         let raw = rawString(at: index)
+        if raw.isEmpty { return "" }
         if !isEscaped(index) {
             return String(decoding: raw, as: UTF8.self)
         }
