@@ -274,6 +274,24 @@ private func path(_ error: any Error) -> String {
         }
         let escaped = try decode(Escape.self, #"{"a": 1}"#)
         #expect(throws: DecodingError.self) { _ = try escaped.decoder?.container(keyedBy: AnyStringKey.self) }
+        #expect(throws: DecodingError.self) { _ = try escaped.decoder?.singleValueContainer().decode(Int.self) }
+        #expect(escaped.decoder?.codingPath.isEmpty == true)
+
+        // A container kept past the call answers without touching the released input.
+        final class EscapeContainer: Decodable, @unchecked Sendable {
+            var container: KeyedDecodingContainer<AnyStringKey>?
+            var nested: KeyedDecodingContainer<AnyStringKey>?
+            init(from decoder: any Decoder) throws {
+                let root = try decoder.container(keyedBy: AnyStringKey.self)
+                container = root
+                nested = try root.nestedContainer(keyedBy: AnyStringKey.self, forKey: AnyStringKey("b"))
+            }
+        }
+        let kept = try decode(EscapeContainer.self, #"{"a": 1, "b": {"c": 2}}"#)
+        #expect(kept.container?.allKeys.isEmpty == true)
+        #expect(kept.container?.contains(AnyStringKey("a")) == false)
+        #expect(throws: DecodingError.self) { _ = try kept.nested?.decode(Int.self, forKey: AnyStringKey("c")) }
+        #expect(kept.nested?.codingPath.isEmpty == true)
     }
 
     @Test func userInfoIsPassedThrough() throws {

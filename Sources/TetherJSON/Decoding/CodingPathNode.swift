@@ -9,7 +9,14 @@ final class CodingPathNode {
         case index(Int)
     }
 
-    let parent: CodingPathNode?
+    /// The parent, held strongly by nodes that may outlive one decode call of their parent's.
+    private let ownedParent: CodingPathNode?
+    /// The parent of a reused child (see ``temporaryChild(_:)``), not retained: the parent keeps the child, and a
+    /// retained link back would be a cycle. The parent is alive whenever the child is used, because the child is
+    /// only used while the parent's decode call is on the stack.
+    private unowned(unsafe) let borrowedParent: CodingPathNode?
+
+    var parent: CodingPathNode? { ownedParent ?? borrowedParent }
     /// Mutable only so an unkeyed container can reuse one node for all its elements, one after another.
     var segment: Segment
     /// The object whose key index ``hint`` is, and the tape index of its member key to try first.
@@ -30,13 +37,20 @@ final class CodingPathNode {
             child.segment = segment
             return child
         }
-        let child = CodingPathNode(parent: self, segment: segment)
+        let child = CodingPathNode(borrowing: self, segment: segment)
         reusableChild = child
         return child
     }
 
     init(parent: CodingPathNode?, segment: Segment) {
-        self.parent = parent
+        self.ownedParent = parent
+        self.borrowedParent = nil
+        self.segment = segment
+    }
+
+    private init(borrowing parent: CodingPathNode, segment: Segment) {
+        self.ownedParent = nil
+        self.borrowedParent = parent
         self.segment = segment
     }
 

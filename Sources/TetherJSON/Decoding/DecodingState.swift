@@ -14,8 +14,12 @@ final class DecodingState {
     let floatStrategy: TetherJSONDecoder.NonConformingFloatDecodingStrategy
     let datePattern: DatePattern?
     let userInfo: [CodingUserInfoKey: Any]
-    /// `false` once `decode` has returned: a `Decoder` kept past that must not read the released input.
+    /// `false` once `decode` has returned: a `Decoder` kept past that must not read the released input, nor walk
+    /// coding-path nodes whose parents may be gone.
     var isActive = true
+
+    /// The coding path of `node`, or an empty path once the decode call has returned.
+    func codingPath(of node: CodingPathNode) -> [any CodingKey] { isActive ? node.path : [] }
     /// `convertFromSnakeCase` results, by JSON key.
     var convertedKeys: [String: String] = [:]
     private let configuration: TetherJSONDecoder
@@ -55,9 +59,10 @@ final class DecodingState {
     }
 
     private func inactive(_ node: CodingPathNode) -> DecodingError {
+        // No coding path: the nodes above this one may be gone.
         DecodingError.dataCorrupted(
             DecodingError.Context(
-                codingPath: node.path,
+                codingPath: [],
                 debugDescription: "A Decoder was used after the decode call that made it had returned."))
     }
 

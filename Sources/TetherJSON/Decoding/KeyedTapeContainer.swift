@@ -8,9 +8,10 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: Int
     let node: CodingPathNode
 
-    var codingPath: [any CodingKey] { node.path }
+    var codingPath: [any CodingKey] { state.codingPath(of: node) }
 
     var allKeys: [Key] {
+        guard state.isActive else { return [] }
         var keys: [Key] = []
         forEachMember { keyIndex, _ in
             if let key = Key(stringValue: matchableKey(at: keyIndex)) { keys.append(key) }
@@ -38,6 +39,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The tape index of the value for `key`, or `nil`.
     @inline(__always)
     private func find(_ key: Key) -> Int? {
+        guard state.isActive else { return nil }
         if state.usesDefaultKeys, let found = findBytes(key) {
             return found
         }

@@ -6,11 +6,12 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
     let index: Int
     let node: CodingPathNode
 
-    var codingPath: [any CodingKey] { node.path }
+    var codingPath: [any CodingKey] { state.codingPath(of: node) }
     var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        try state.decodeValue(type, at: index, parent: node, segment: .none)
+        try state.checkActive(node)
+        return try state.decodeValue(type, at: index, parent: node, segment: .none)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -36,20 +37,27 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
 
     // MARK: - SingleValueDecodingContainer
 
-    func decodeNil() -> Bool { state.isNull(index) }
-    func decode(_ type: Bool.Type) throws -> Bool { try state.bool(at: index, node, .none) }
-    func decode(_ type: String.Type) throws -> String { try state.string(at: index, node, .none) }
-    func decode(_ type: Double.Type) throws -> Double { try state.double(at: index, node, .none) }
-    func decode(_ type: Float.Type) throws -> Float { try state.float(at: index, node, .none) }
-    func decode(_ type: Int.Type) throws -> Int { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: UInt.Type) throws -> UInt { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try state.integer(type, at: index, node, .none) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try state.integer(type, at: index, node, .none) }
+    func decodeNil() -> Bool { state.isActive && state.isNull(index) }
+    func decode(_ type: Bool.Type) throws -> Bool { try read(type) }
+    func decode(_ type: String.Type) throws -> String { try read(type) }
+    func decode(_ type: Double.Type) throws -> Double { try read(type) }
+    func decode(_ type: Float.Type) throws -> Float { try read(type) }
+    func decode(_ type: Int.Type) throws -> Int { try read(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try read(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try read(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try read(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try read(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try read(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try read(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try read(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try read(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try read(type) }
+
+    @inline(__always)
+    private func read<P: TapePrimitive>(_ type: P.Type) throws -> P {
+        try state.checkActive(node)
+        return try P.read(state, at: index, node, .none)
+    }
+
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 }

@@ -14,7 +14,7 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
         self.cursor = array + 1
     }
 
-    var codingPath: [any CodingKey] { node.path }
+    var codingPath: [any CodingKey] { state.codingPath(of: node) }
     var isAtEnd: Bool { currentIndex >= count! }
 
     private func checkNotAtEnd(_ type: Any.Type) throws {
