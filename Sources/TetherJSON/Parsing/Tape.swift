@@ -14,8 +14,9 @@
 /// - array/object: header holds the index of the entry just past the container (its last descendant + 1),
 ///   payload holds the element or member count. Object members are key string, then value.
 struct Tape {
+    /// Raw values equal the cases' declaration order, which is how Swift stores them: `Entry.tag` relies on it.
     enum Tag: UInt8 {
-        case null = 1
+        case null = 0
         case `true`, `false`, int, uint, double, bigNumber, string, array, object
     }
 
@@ -23,7 +24,8 @@ struct Tape {
         var header: UInt64
         var payload: UInt64
 
-        @inline(__always) var tag: Tag { Tag(rawValue: UInt8(truncatingIfNeeded: header >> 56)).unsafelyUnwrapped }
+        /// Every entry is made by `init(tag:value:payload:)`, so the top byte is always a valid tag.
+        @inline(__always) var tag: Tag { unsafeBitCast(UInt8(truncatingIfNeeded: header >> 56), to: Tag.self) }
         @inline(__always) var value: Int { Int(truncatingIfNeeded: header & 0x00FF_FFFF_FFFF_FFFF) }
 
         @inline(__always) init(tag: Tag, value: Int = 0, payload: UInt64 = 0) {
@@ -60,10 +62,13 @@ struct Tape {
     }
 
     /// The string at `index`, with escapes decoded.
+    @inline(__always)
     func string(at index: Int) -> String {
-        let raw = rawString(at: index)
-        if raw.isEmpty { return "" }
-        if !isEscaped(index) {
+        let entry = entries[index]
+        let length = Int(truncatingIfNeeded: entry.payload & 0xFFFF_FFFF)
+        if length == 0 { return "" }
+        let raw = UnsafeBufferPointer(start: bytes.baseAddress.unsafelyUnwrapped + entry.value, count: length)
+        if entry.payload & Tape.escapedFlag == 0 {
             return String(decoding: raw, as: UTF8.self)
         }
         return JSONStringUnescaper.unescape(raw)
