@@ -6,18 +6,6 @@ import Testing
 /// Number parsing: exact integers, big numbers kept as text, and doubles that match `Double(String)` bit for bit.
 @Suite(.timeLimit(.minutes(5)))
 struct NumberTests {
-    /// A deterministic pseudo-random generator (SplitMix64), so every run checks the same numbers.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func number(_ text: String) throws -> JSON.Number {
         try #require(try JSON(parsing: text).number, "\(text) is a number")
     }
@@ -103,7 +91,7 @@ struct NumberTests {
     }
 
     @Test func integersAroundTheSixtyFourBitLimitsMatchTheStandardLibrary() throws {
-        var rng = SplitMix64(state: 0x7E7E)
+        var rng = SeededRandom(seed: 0x7E7E)
         var texts = [
             "0", "-0", "1", "-1", "9", "10", "999999999999999999", "1000000000000000000", "9999999999999999999",
             "10000000000000000000", "18446744073709551614", "18446744073709551617", "18446744073709551625",
@@ -179,7 +167,7 @@ struct NumberTests {
     }
 
     @Test func randomDoublesReadBackBitForBit() throws {
-        var rng = SplitMix64(state: 20_260_101)
+        var rng = SeededRandom(seed: 20_260_101)
         var checked = 0
         while checked < 4000 {
             let value = Double(bitPattern: rng.next())
@@ -195,7 +183,7 @@ struct NumberTests {
 
     @Test func randomShortDecimalsMatchTheStandardLibrary() throws {
         // Numbers like API prices and coordinates, mostly on the fast path (few digits, small exponents).
-        var rng = SplitMix64(state: 42)
+        var rng = SeededRandom(seed: 42)
         for _ in 0..<3000 {
             let digits = 1 + Int(rng.next() % 17)
             var mantissa = String((0..<digits).map { _ in Character(String(rng.next() % 10)) })
@@ -216,7 +204,7 @@ struct NumberTests {
 
     @Test func randomLongDecimalsMatchTheStandardLibrary() throws {
         // Many digits and wide exponents: the slow path, overflow to text and underflow to zero.
-        var rng = SplitMix64(state: 7)
+        var rng = SeededRandom(seed: 7)
         for _ in 0..<3000 {
             let digits = 1 + Int(rng.next() % 40)
             let integer = String(

@@ -21,8 +21,12 @@ private struct Item: Decodable {
 }
 
 private struct Page: Decodable {
-    struct Entry: Decodable { var Item: Item }
-    @Lossy var Items: [Entry]
+    struct Entry: Decodable {
+        var item: Item
+        enum CodingKeys: String, CodingKey { case item = "Item" }
+    }
+    @Lossy var items: [Entry]
+    enum CodingKeys: String, CodingKey { case items = "Items" }
 }
 
 @Suite struct ReadmeExamplesTests {
@@ -43,12 +47,12 @@ private struct Page: Decodable {
             ]}
             """#.utf8)
         let page = try TetherJSONDecoder().decode(Page.self, from: data)
-        #expect(page.Items.map(\.Item.itemName) == ["緑茶", "湯呑"])
-        #expect(page.Items.map(\.Item.genreId) == ["100316", "100317"])
-        #expect(page.Items.map(\.Item.reviewAverage) == [5, 4.63])
-        #expect(page.Items.map(\.Item.startTime) == [nil, "2024-05-01 10:00"])
+        #expect(page.items.map(\.item.itemName) == ["緑茶", "湯呑"])
+        #expect(page.items.map(\.item.genreId) == ["100316", "100317"])
+        #expect(page.items.map(\.item.reviewAverage) == [5, 4.63])
+        #expect(page.items.map(\.item.startTime) == [nil, "2024-05-01 10:00"])
         var skipped: [String] = []
-        for failure in page.$Items {
+        for failure in page.$items {
             skipped.append("item \(failure.index) skipped: \(failure.reason)")
         }
         #expect(skipped.count == 1)

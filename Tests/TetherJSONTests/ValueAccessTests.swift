@@ -296,7 +296,7 @@ struct ValueAccessTests {
     /// Random sets, removals and appends across the index threshold agree with a plain list of members.
     @Test(arguments: [1, 2, 3, 4])
     func indexedLookupAgreesWithLinearLookup(_ seed: UInt64) {
-        var rng = NumberTests.SplitMix64(state: seed)
+        var rng = SeededRandom(seed: seed)
         var object = JSON.Object()
         var model: [(key: String, value: JSON)] = []
         let keys = (0..<(JSON.Object.indexThreshold * 2)).map { "key\($0)" }
