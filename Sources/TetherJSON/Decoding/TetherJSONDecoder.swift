@@ -17,6 +17,10 @@ import Foundation
 /// Errors are standard `DecodingError`s with the full coding path. A parse error is reported as
 /// `DecodingError.dataCorrupted` whose `underlyingError` is the ``JSONError`` with line, column and excerpt.
 ///
+/// Repeated keys: RFC 8259 leaves objects with a repeated member name unpredictable, and so does this decoder:
+/// which of the repeated members a key reads is unspecified. (A parsed ``JSON`` value keeps every member, and
+/// its lookup returns the last.)
+///
 /// Numbers: `Int` and the other integer types accept any number with a whole value that fits (`3`, `3.0`,
 /// `3e2`); `Double` and `Float` accept any number; `Decimal` is read from the number's text, exactly.
 ///
