@@ -99,6 +99,23 @@ private func path(_ error: any Error) -> String {
         }
     }
 
+    @Test func repeatedKeysDecodeTheSameFromBytesAndFromAValue() throws {
+        // Which repeated member is read is unspecified, but it must not depend on whether the object's keys
+        // could be hashed (an escaped key prevents the key table) or on the input form. Found by the fuzzer.
+        struct Wide: Decodable, Equatable {
+            var p, a, r: Int
+            var z: Int?
+        }
+        let members = (0..<12).map { #""k\#($0)": \#($0)"# } + [#""\u0070": 3"#, #""a": 2"#, #""r": 1"#, #""r": 4"#]
+        for order in [members, members.reversed()] {
+            let text = "{" + order.joined(separator: ", ") + "}"
+            let fromBytes = try decode(Wide.self, text)
+            let fromValue = try TetherJSONDecoder().decode(Wide.self, from: try JSON(parsing: text))
+            #expect(fromBytes == fromValue)
+            #expect(fromBytes.p == 3 && fromBytes.a == 2 && [1, 4].contains(fromBytes.r))
+        }
+    }
+
     @Test func typeMismatchSaysWhatWasFound() {
         #expect {
             try decode([Post].self, #"[{"userId": "1", "id": 1, "title": "a", "body": "b"}]"#)

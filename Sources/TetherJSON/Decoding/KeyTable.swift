@@ -30,15 +30,24 @@ struct KeyTable {
         }
     }
 
-    /// The tape index of the value whose key is `key`; the last such member when keys repeat.
+    /// The tape index of the member key equal to `key`. When the key repeats, the member a scan starting at
+    /// `start` would meet first, so a table lookup and a scan always agree.
     @inline(__always)
-    func find(_ key: UnsafeBufferPointer<UInt8>, in tape: Tape) -> Int? {
+    func find(_ key: UnsafeBufferPointer<UInt8>, in tape: Tape, from start: Int) -> Int? {
         var slot = KeyTable.hash(key) & mask
         var found: Int?
+        var foundDistance = Int.max
         while true {
             let k = slots[slot]
             if k < 0 { return found }
-            if tape.string(at: k, equals: key), k > (found ?? -1) { found = k + 1 }
+            if tape.string(at: k, equals: key) {
+                // Distance from `start` in scan order, wrapping past the object's end.
+                let distance = k >= start ? k - start : k - start + Int.max / 2
+                if distance < foundDistance {
+                    found = k
+                    foundDistance = distance
+                }
+            }
             slot = (slot + 1) & mask
         }
     }

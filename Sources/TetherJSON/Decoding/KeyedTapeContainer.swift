@@ -53,10 +53,15 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard end > object + 1 else { return nil }
         var name = key.stringValue
         return name.withUTF8 { bytes -> Int? in
-            if let table = node.keyTable, table.object == object {
-                return table.find(bytes, in: tape)
-            }
             var k = node.hintObject == object ? node.hint : object + 1
+            if let table = node.keyTable, table.object == object {
+                // The same member, and the same hint afterwards, as the scan below would give.
+                guard let found = table.find(bytes, in: tape, from: k) else { return nil }
+                let next = tape.next(after: found + 1)
+                node.hintObject = object
+                node.hint = next < end ? next : object + 1
+                return found + 1
+            }
             let start = k
             var steps = 0
             repeat {
