@@ -12,6 +12,7 @@
 #   fuzz-out/artifacts/        crash-*, leak-*, timeout-*, oom-* inputs
 #   fuzz-out/fuzz.log          the fuzzer's log
 # Exits 0 when the time ran out without findings, non-zero on a crash, leak, timeout or build failure.
+# FUZZ_SEED=N makes the run repeatable (libFuzzer's -seed); CI sets it so a smoke run cannot land or fail by chance.
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -63,6 +64,7 @@ echo "fuzz-json: running for ${seconds}s; log in $out/fuzz.log"
 status=0
 "$out/bin/fuzz-json" "$out/corpus" "${seeds[@]}" \
     -dict=Fuzz/json.dict -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -max_len=8192 \
+    ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
     -artifact_prefix="$out/artifacts/" -print_final_stats=1 >"$out/fuzz.log" 2>&1 || status=$?
 
 grep -E "^#[0-9]+ +(INITED|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb" \
