@@ -4,6 +4,9 @@
 //
 // Modules, bottom up (see ARCHITECTURE.md):
 // - TetherJSON: the JSON value, parser, writer, Codable decoder and encoder, lossy helpers.
+// - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
+// - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
+// - CZlib: the system zlib, for PNG images.
 // - TetherCLI: the commands behind the `tether` executable, as a library so tests can drive them.
 // - tether: the app and CLI. tether-bench: the benchmarks.
 import PackageDescription
@@ -13,21 +16,28 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "TetherJSON", targets: ["TetherJSON"]),
+        .library(name: "TetherHTTP1", targets: ["TetherHTTP1"]),
+        .library(name: "TetherServer", targets: ["TetherServer"]),
         .executable(name: "tether", targets: ["tether"]),
         .executable(name: "tether-bench", targets: ["tether-bench"]),
     ],
     targets: [
         .target(name: "TetherJSON"),
-        .target(name: "TetherCLI", dependencies: ["TetherJSON"]),
+        .target(name: "TetherHTTP1"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
+        .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherServer"]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
         .executableTarget(name: "tether-bench", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
+        .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
+        .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherCLITests", dependencies: ["TetherCLI", "TetherJSON"]),
     ]
 )
 
 // One set of language settings for every target.
-for target in package.targets {
+for target in package.targets where target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

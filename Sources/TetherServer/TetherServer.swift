@@ -1,0 +1,2 @@
+/// The local API server. See ARCHITECTURE.md.
+public enum TetherServerModule {}
