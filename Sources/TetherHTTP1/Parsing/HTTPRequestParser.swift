@@ -1,12 +1,46 @@
 /// An incremental HTTP/1.1 request parser: feed it bytes as they arrive, take complete requests out in order.
 ///
-/// STUB: the API is fixed; the implementation is being written. Do not rely on its behaviour yet.
+/// ```swift
+/// var parser = HTTPRequestParser()
+/// parser.append(receivedBytes)
+/// while let request = try parser.nextRequest() {
+///     // answer `request`; pipelined requests come out one after another, in order
+/// }
+/// if parser.isAwaitingContinue { send(HTTPResponseSerializer.continueResponse); parser.continueSent() }
+/// ```
+///
+/// Bytes may arrive one at a time or many requests at once: `append(_:)` only buffers, and `nextRequest()` parses
+/// as far as the buffered bytes allow, remembering where it stopped, so the work is linear in the bytes received.
+///
+/// What it accepts (RFC 9112):
+/// - A request line `METHOD SP target SP HTTP/1.x`: the method a token, the target visible ASCII, the version
+///   `HTTP/1.0` or `HTTP/1.1` (any other well-formed version is 505, anything else 400). Empty lines before a
+///   request line are skipped (§2.2).
+/// - Lines end with CRLF or, leniently (§2.2 allows it), a bare LF. A CR anywhere else is a control character
+///   and rejected with 400.
+/// - Header fields `name: value`, with the optional whitespace around the value trimmed. Obsolete line folding,
+///   whitespace before the colon, a name that is not a token and control characters in the value are 400. Values
+///   are decoded as UTF-8 (invalid sequences become U+FFFD).
+/// - HTTP/1.1 requests need exactly one `Host` (400 otherwise); any request with two is 400.
+/// - A body framed by `Content-Length` (every value, also in comma lists, must be the same decimal number, else
+///   400) or `Transfer-Encoding: chunked` (chunk extensions ignored, trailer fields validated and dropped).
+///   Both at once is 400 (§6.3), any other transfer coding 501, and a `Transfer-Encoding` in an HTTP/1.0 request
+///   400 (§6.1). Without either, the body is empty.
+///
+/// Limits (``Limits``): a request line over `maximumRequestLineLength` is 414 when it starts with a method and a
+/// space (so the target is what is long) and 400 otherwise; header fields (each field line with its line end,
+/// not the blank line) over `maximumHeaderBytes` are 431, and so are trailer fields over the same number; a body
+/// over `maximumBodyBytes` is 413, known from `Content-Length` before any body byte is read, and while reading
+/// chunks. A chunk-size line (with extensions) longer than ``maximumChunkLineLength`` is 400.
+///
+/// After an error the parser stays failed: it drops its buffer, ignores appended bytes and every later
+/// `nextRequest()` throws the same error.
 public struct HTTPRequestParser: Sendable {
     /// Limits; a request over one is an ``HTTP1Error`` with the status to answer.
     public struct Limits: Sendable, Hashable {
-        /// The longest request line (method, target, version), else 414 (target) or 400.
+        /// The longest request line (method, target, version, without the line end), else 414 (target) or 400.
         public var maximumRequestLineLength: Int
-        /// The most bytes of header fields, else 431.
+        /// The most bytes of header fields (each field line with its line end), else 431.
         public var maximumHeaderBytes: Int
         /// The largest body (Content-Length or chunked total), else 413.
         public var maximumBodyBytes: Int
@@ -21,27 +55,321 @@ public struct HTTPRequestParser: Sendable {
         }
     }
 
+    /// The longest chunk-size line, extensions included and the line end not: longer is 400.
+    public static let maximumChunkLineLength = 4096
+
     public let limits: Limits
+
+    /// Where the parser is in the current request.
+    private enum State: Sendable {
+        case requestLine
+        case headers
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case failed(HTTP1Error)
+    }
+
+    /// The parts of the request being read.
+    private struct Partial: Sendable {
+        var method = HTTPMethod.get
+        var target = ""
+        var version = HTTPVersion.http11
+        var headers = HTTPHeaders()
+        var headerBytes = 0
+        var body: [UInt8] = []
+    }
+
+    /// Received bytes; those before `readIndex` are consumed and dropped now and then by `compact()`.
+    private var buffer: [UInt8] = []
+    /// The first byte not yet consumed.
+    private var readIndex = 0
+    /// Where the search for the next line end resumes (every byte from `readIndex` to here holds no LF).
+    private var scanIndex = 0
+    private var state = State.requestLine
+    private var current = Partial()
+    private var awaitingContinue = false
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
-    /// Adds bytes received from the connection.
-    public mutating func append(_ bytes: some Sequence<UInt8>) {}
+    /// Adds bytes received from the connection. After a failure the bytes are ignored.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        if case .failed = state { return }
+        compact()
+        let before = buffer.count
+        buffer.append(contentsOf: bytes)
+        if buffer.count > before { awaitingContinue = false }
+    }
 
     /// The next complete request, or `nil` when more bytes are needed.
     ///
-    /// - Throws: ``HTTP1Error``; the connection should answer with its status and close.
-    public mutating func nextRequest() throws(HTTP1Error) -> HTTPRequest? { nil }
+    /// Call it until it returns `nil` after each `append(_:)`: several pipelined requests may be buffered.
+    ///
+    /// - Throws: ``HTTP1Error``; the connection should answer with its status and close. Every later call throws
+    ///   the same error.
+    public mutating func nextRequest() throws(HTTP1Error) -> HTTPRequest? {
+        if case .failed(let error) = state { throw error }
+        do {
+            return try parse()
+        } catch {
+            state = .failed(error)
+            awaitingContinue = false
+            buffer = []
+            readIndex = 0
+            scanIndex = 0
+            current = Partial()
+            throw error
+        }
+    }
 
     /// Whether a request head with `Expect: 100-continue` has been read and its body has not: the server should
     /// send `100 Continue` (once) before the client sends the body.
-    public var isAwaitingContinue: Bool { false }
+    ///
+    /// Only HTTP/1.1 requests with a body (a nonzero `Content-Length` or chunked) expect it, and only while no
+    /// body byte has arrived. It turns false on `continueSent()`, when body bytes arrive, and on an error.
+    public var isAwaitingContinue: Bool { awaitingContinue }
 
     /// Marks the pending `100 Continue` as sent.
-    public mutating func continueSent() {}
+    public mutating func continueSent() { awaitingContinue = false }
 
     /// Whether no partial request is buffered (so a quiet connection is idle, not a slow client).
-    public var isIdle: Bool { true }
+    ///
+    /// Meaningful after `nextRequest()` returned `nil` (which also skips empty lines between requests); false
+    /// once the parser has failed.
+    public var isIdle: Bool {
+        guard case .requestLine = state else { return false }
+        return readIndex == buffer.count
+    }
+
+    /// The error the parser failed with, or `nil` while it has not.
+    public var failure: HTTP1Error? {
+        if case .failed(let error) = state { return error }
+        return nil
+    }
+
+    // MARK: - Buffer
+
+    /// Drops consumed bytes when that is cheap relative to what was consumed (amortized linear).
+    private mutating func compact() {
+        if readIndex == 0 { return }
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            readIndex = 0
+            scanIndex = 0
+        } else if readIndex >= 4096 && readIndex >= buffer.count / 2 {
+            buffer.removeSubrange(0..<readIndex)
+            scanIndex -= readIndex
+            readIndex = 0
+        }
+    }
+
+    private mutating func consume(to index: Int) {
+        readIndex = index
+        if scanIndex < index { scanIndex = index }
+    }
+
+    /// The next complete line from `readIndex`: its content without the line end, and the index after the LF.
+    private mutating func nextLine() -> (content: Range<Int>, next: Int)? {
+        guard let lf = buffer[scanIndex...].firstIndex(of: ASCII.lf) else {
+            scanIndex = buffer.count
+            return nil
+        }
+        var end = lf
+        if end > readIndex && buffer[end - 1] == ASCII.cr { end -= 1 }
+        scanIndex = lf + 1
+        return (readIndex..<end, lf + 1)
+    }
+
+    // MARK: - States
+
+    private mutating func parse() throws(HTTP1Error) -> HTTPRequest? {
+        while true {
+            switch state {
+            case .requestLine:
+                guard let (content, next) = nextLine() else {
+                    if buffer.count - readIndex > limits.maximumRequestLineLength + 1 {
+                        throw requestLineTooLong(buffer[readIndex...])
+                    }
+                    return nil
+                }
+                if content.isEmpty {
+                    consume(to: next)
+                    continue
+                }
+                if content.count > limits.maximumRequestLineLength { throw requestLineTooLong(buffer[content]) }
+                let line = try Self.parseRequestLine(buffer[content])
+                current = Partial(method: line.method, target: line.target, version: line.version)
+                consume(to: next)
+                state = .headers
+
+            case .headers:
+                guard let (content, next) = nextLine() else {
+                    if current.headerBytes + (buffer.count - readIndex) > limits.maximumHeaderBytes {
+                        throw HTTP1Error(.requestHeaderFieldsTooLarge, "The header fields are too large.")
+                    }
+                    return nil
+                }
+                if content.isEmpty {
+                    consume(to: next)
+                    if let request = try beginBody() { return request }
+                    continue
+                }
+                current.headerBytes += next - readIndex
+                if current.headerBytes > limits.maximumHeaderBytes {
+                    throw HTTP1Error(.requestHeaderFieldsTooLarge, "The header fields are too large.")
+                }
+                let field = try Self.parseField(buffer[content])
+                current.headers.add(field.name, field.value)
+                consume(to: next)
+
+            case .fixedBody(let remaining):
+                let take = min(buffer.count - readIndex, remaining)
+                if take == 0 { return nil }
+                current.body.append(contentsOf: buffer[readIndex..<readIndex + take])
+                consume(to: readIndex + take)
+                if take == remaining { return finish() }
+                state = .fixedBody(remaining: remaining - take)
+                return nil
+
+            case .chunkSize:
+                guard let (content, next) = nextLine() else {
+                    if buffer.count - readIndex > Self.maximumChunkLineLength + 1 { throw chunkLineTooLong() }
+                    return nil
+                }
+                if content.count > Self.maximumChunkLineLength { throw chunkLineTooLong() }
+                let size = try Self.parseChunkSize(buffer[content])
+                consume(to: next)
+                if size == 0 {
+                    current.headerBytes = 0
+                    state = .trailers
+                } else {
+                    if size > limits.maximumBodyBytes - current.body.count { throw bodyTooLarge() }
+                    state = .chunkData(remaining: size)
+                }
+
+            case .chunkData(let remaining):
+                let take = min(buffer.count - readIndex, remaining)
+                if take == 0 { return nil }
+                current.body.append(contentsOf: buffer[readIndex..<readIndex + take])
+                consume(to: readIndex + take)
+                if take < remaining {
+                    state = .chunkData(remaining: remaining - take)
+                    return nil
+                }
+                state = .chunkDataEnd
+
+            case .chunkDataEnd:
+                let available = buffer.count - readIndex
+                if available == 0 { return nil }
+                if buffer[readIndex] == ASCII.lf {
+                    consume(to: readIndex + 1)
+                } else if buffer[readIndex] == ASCII.cr {
+                    if available < 2 { return nil }
+                    guard buffer[readIndex + 1] == ASCII.lf else { throw chunkNotTerminated() }
+                    consume(to: readIndex + 2)
+                } else {
+                    throw chunkNotTerminated()
+                }
+                state = .chunkSize
+
+            case .trailers:
+                guard let (content, next) = nextLine() else {
+                    if current.headerBytes + (buffer.count - readIndex) > limits.maximumHeaderBytes {
+                        throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
+                    }
+                    return nil
+                }
+                if content.isEmpty {
+                    consume(to: next)
+                    return finish()
+                }
+                current.headerBytes += next - readIndex
+                if current.headerBytes > limits.maximumHeaderBytes {
+                    throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
+                }
+                _ = try Self.parseField(buffer[content])
+                consume(to: next)
+
+            case .failed(let error):
+                throw error
+            }
+        }
+    }
+
+    /// Checks the head once its blank line is read and picks the body framing; returns the request when it has
+    /// no body.
+    private mutating func beginBody() throws(HTTP1Error) -> HTTPRequest? {
+        let headers = current.headers
+        let hosts = headers.values(for: "Host")
+        if hosts.count > 1 { throw HTTP1Error(.badRequest, "More than one Host header field.") }
+        if hosts.isEmpty && current.version == .http11 {
+            throw HTTP1Error(.badRequest, "An HTTP/1.1 request needs a Host header field.")
+        }
+
+        let transferEncodings = headers.values(for: "Transfer-Encoding")
+        let contentLengths = headers.values(for: "Content-Length")
+        if !transferEncodings.isEmpty {
+            if !contentLengths.isEmpty {
+                throw HTTP1Error(.badRequest, "Both Transfer-Encoding and Content-Length.")
+            }
+            if current.version == .http10 {
+                throw HTTP1Error(.badRequest, "Transfer-Encoding in an HTTP/1.0 request.")
+            }
+            try Self.checkTransferEncoding(transferEncodings)
+            state = .chunkSize
+        } else if !contentLengths.isEmpty {
+            let length = try Self.parseContentLength(contentLengths)
+            if length > limits.maximumBodyBytes { throw bodyTooLarge() }
+            if length == 0 { return finish() }
+            current.body.reserveCapacity(min(length, 1 << 20))
+            state = .fixedBody(remaining: length)
+        } else {
+            return finish()
+        }
+
+        if current.version == .http11 && readIndex == buffer.count
+            && headers.values(for: "Expect").contains(where: { Self.isToken($0, "100-continue") })
+        {
+            awaitingContinue = true
+        }
+        return nil
+    }
+
+    private mutating func finish() -> HTTPRequest {
+        let request = HTTPRequest(
+            method: current.method, target: current.target, version: current.version, headers: current.headers,
+            body: current.body)
+        current = Partial()
+        state = .requestLine
+        awaitingContinue = false
+        return request
+    }
+
+    // MARK: - Errors
+
+    private func requestLineTooLong(_ line: ArraySlice<UInt8>) -> HTTP1Error {
+        let prefix = line.prefix(limits.maximumRequestLineLength)
+        if let space = prefix.firstIndex(of: ASCII.space), space > prefix.startIndex,
+            prefix[..<space].allSatisfy(ASCII.isTokenCharacter)
+        {
+            return HTTP1Error(.uriTooLong, "The request target is too long.")
+        }
+        return HTTP1Error(.badRequest, "The request line is too long.")
+    }
+
+    private func bodyTooLarge() -> HTTP1Error {
+        HTTP1Error(.payloadTooLarge, "The body is larger than \(limits.maximumBodyBytes) bytes.")
+    }
+
+    private func chunkLineTooLong() -> HTTP1Error {
+        HTTP1Error(.badRequest, "A chunk-size line is too long.")
+    }
+
+    private func chunkNotTerminated() -> HTTP1Error {
+        HTTP1Error(.badRequest, "Chunk data does not end with a line end.")
+    }
 }
