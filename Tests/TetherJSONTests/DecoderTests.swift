@@ -143,6 +143,25 @@ private func path(_ error: any Error) -> String {
         #expect(result == expected)
     }
 
+    @Test func arraysOfEveryShape() throws {
+        #expect(try decode([Int?].self, "[1, null, 3]") == [1, nil, 3])
+        #expect(try decode([[String]].self, #"[[], ["a"], ["b", "c"]]"#) == [[], ["a"], ["b", "c"]])
+        #expect(try decode([Post].self, "[]").isEmpty)
+        #expect(try decode([String: [Int]].self, #"{"a": [1, 2]}"#) == ["a": [1, 2]])
+        #expect {
+            try decode([[Int]].self, "[[1], 2]")
+        } throws: { error in
+            guard case .typeMismatch(let type, let context) = error as? DecodingError else { return false }
+            return type == [Int].self && path(error) == "[1]" && context.debugDescription.contains("a number (2)")
+        }
+        #expect {
+            try decode([Int].self, #"{"a": 1}"#)
+        } throws: { error in
+            guard case .typeMismatch = error as? DecodingError else { return false }
+            return path(error) == ""
+        }
+    }
+
     @Test func narrowIntegersAreRangeChecked() throws {
         #expect(try decode([UInt8].self, "[0, 255]") == [0, 255])
         #expect(throws: DecodingError.self) { try decode([UInt8].self, "[256]") }

@@ -86,8 +86,25 @@ final class DecodingState {
         if T.self == URL.self { return try url(at: index, parent, segment) as! T }
         if T.self == Data.self { return try data(at: index, parent, segment) as! T }
         if T.self == Decimal.self { return try decimal(at: index, parent, segment) as! T }
+        if let arrayType = arrayType(of: T.self) {
+            return try arrayType.decode(from: self, at: index, parent: parent, segment: segment, reusing: reusing)
+                as! T
+        }
         let node = reusing ?? CodingPathNode(parent: parent, segment: segment)
         return try T(from: TapeDecoder(state: self, index: index, node: node))
+    }
+
+    /// The types this decode has asked about, and whether each is an array decoded by ``TapeDecodableArray``:
+    /// a conformance check costs far more than a scan of the few types one document uses.
+    private var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] = []
+
+    @inline(__always)
+    private func arrayType<T>(of type: T.Type) -> (any TapeDecodableArray.Type)? {
+        let id = ObjectIdentifier(type)
+        for known in arrayTypes where known.type == id { return known.array }
+        let array = type as? any TapeDecodableArray.Type
+        arrayTypes.append((id, array))
+        return array
     }
 
     /// Whether values of `type` are read without a decoder of their own (see ``decodeValue(_:at:parent:segment:)``).

@@ -1,0 +1,42 @@
+/// Arrays decoded straight off the tape.
+///
+/// The standard library's `Array.init(from:)` goes through an unkeyed container and appends element by
+/// element without reserving capacity, in code that is not specialized for the element type, so every growth
+/// copies the elements through value witnesses. The tape knows the element count up front: this path
+/// allocates the array once and decodes each element in place of the container calls, with the same
+/// results and errors (including coding paths) as the standard path.
+protocol TapeDecodableArray {
+    static func decode(
+        from state: DecodingState, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment,
+        reusing: CodingPathNode?
+    ) throws -> Self
+}
+
+extension Array: TapeDecodableArray where Element: Decodable {
+    static func decode(
+        from state: DecodingState, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment,
+        reusing: CodingPathNode?
+    ) throws -> [Element] {
+        let entry = state.tape.entries[index]
+        guard entry.tag == .array else { throw state.mismatch([Element].self, at: index, parent, segment) }
+        let count = Int(truncatingIfNeeded: entry.payload)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        let node = reusing ?? CodingPathNode(parent: parent, segment: segment)
+        let scalar = state.isScalar(Element.self)
+        var cursor = index + 1
+        for position in 0..<count {
+            let element: Element
+            if scalar {
+                element = try state.decodeValue(Element.self, at: cursor, parent: node, segment: .index(position))
+            } else {
+                element = try state.decodeValue(
+                    Element.self, at: cursor, parent: node, segment: .index(position),
+                    reusing: node.temporaryChild(.index(position)))
+            }
+            elements.append(element)
+            cursor = state.tape.next(after: cursor)
+        }
+        return elements
+    }
+}
