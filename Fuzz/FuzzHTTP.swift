@@ -4,8 +4,8 @@
 // Built by Scripts/fuzz-http.sh together with every file in Sources/TetherHTTP1, as one module, so the library's
 // internals are instrumented too. Any broken invariant ends in `fatalError`, which libFuzzer reports as a crash
 // and saves the input. Checked:
-// - Fed whole, split at a point the input picks (its first byte), and (for small inputs) a byte at a time, the
-//   parser yields the same requests and then the same error, or none.
+// - Fed whole, split at a point the input picks (its first byte), in pieces of a size it picks (its second), and
+//   (for small inputs) a byte at a time, the parser yields the same requests and then the same error, or none.
 // - An error's status is one the parser documents; a failed parser keeps throwing the same error.
 // - Each parsed request, written back out as a request, parses to the same request.
 // - A response built from parsed data serializes to a head with CRLF only at line ends and valid field lines.
@@ -38,7 +38,8 @@ func fail(_ message: String) -> Never {
     fatalError("fuzz-http: \(message)")
 }
 
-let limits = HTTPRequestParser.Limits(maximumRequestLineLength: 512, maximumHeaderBytes: 1024, maximumBodyBytes: 2048)
+/// Small limits, so that inputs of a few hundred bytes (fed a byte at a time too) reach every one.
+let limits = HTTPRequestParser.Limits(maximumRequestLineLength: 64, maximumHeaderBytes: 160, maximumBodyBytes: 256)
 let documentedStatuses: Set<Int> = [400, 413, 414, 431, 501, 505]
 
 /// Feeds `pieces` in turn, taking requests out after each.
@@ -155,6 +156,13 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         UnsafeBufferPointer(rebasing: bytes[0..<split]), UnsafeBufferPointer(rebasing: bytes[split...]),
     ])
     if halves != whole { fail("split at \(split) differs from whole") }
+    if bytes.count >= 2 {
+        let size = 1 + Int(bytes[1]) % 17
+        let pieces = stride(from: 0, to: bytes.count, by: size).map {
+            UnsafeBufferPointer(rebasing: bytes[$0..<min($0 + size, bytes.count)])
+        }
+        if run(pieces) != whole { fail("pieces of \(size) differ from whole") }
+    }
     if bytes.count <= 512 {
         let single = run(bytes.indices.map { UnsafeBufferPointer(rebasing: bytes[$0..<($0 + 1)]) })
         if single != whole { fail("byte at a time differs from whole") }

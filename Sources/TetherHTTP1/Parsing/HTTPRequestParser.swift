@@ -184,6 +184,13 @@ public struct HTTPRequestParser: Sendable {
         return (readIndex..<end, lf + 1)
     }
 
+    /// The bytes of the unfinished line at `readIndex`, less a last CR that may start its line end: a line's
+    /// complete length (with its line end) will be more, so a limit it exceeds now it will exceed then.
+    private var pendingLineLength: Int {
+        let pending = buffer.count - readIndex
+        return pending > 0 && buffer[buffer.count - 1] == ASCII.cr ? pending - 1 : pending
+    }
+
     // MARK: - States
 
     private mutating func parse() throws(HTTP1Error) -> HTTPRequest? {
@@ -208,7 +215,7 @@ public struct HTTPRequestParser: Sendable {
 
             case .headers:
                 guard let (content, next) = nextLine() else {
-                    if current.headerBytes + (buffer.count - readIndex) > limits.maximumHeaderBytes {
+                    if current.headerBytes + pendingLineLength > limits.maximumHeaderBytes {
                         throw HTTP1Error(.requestHeaderFieldsTooLarge, "The header fields are too large.")
                     }
                     return nil
@@ -278,7 +285,7 @@ public struct HTTPRequestParser: Sendable {
 
             case .trailers:
                 guard let (content, next) = nextLine() else {
-                    if current.headerBytes + (buffer.count - readIndex) > limits.maximumHeaderBytes {
+                    if current.headerBytes + pendingLineLength > limits.maximumHeaderBytes {
                         throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
                     }
                     return nil
