@@ -1,0 +1,214 @@
+import TetherHTTP1
+
+extension Connection {
+    /// Answers one complete request: applies its faults, asks the responders, writes the response.
+    ///
+    /// - Returns: `true` when the connection stays open for the next request; `false` when it must close (the
+    ///   socket has then been shut down or reset as the response required).
+    func respond(to parsed: HTTPRequest) -> Bool {
+        let started = ContinuousClock.now
+        var request = parsed
+        let plan: FaultPlan?
+        do {
+            plan = try core.faults.plan(for: &request)
+        } catch {
+            let response = HTTPResponse.jsonError(.badRequest, error.message, code: "invalid_fault")
+            return write(response, to: parsed, plan: nil, started: started)
+        }
+        if request.method == .head { request.method = .get }
+        guard let response = awaitResponse(to: request, plan: plan) else { return false }
+        request.method = parsed.method
+        return write(response, to: request, plan: plan, started: started)
+    }
+
+    /// Runs the responders in a task and waits for the response; `nil` when a forced shutdown abandoned it.
+    private func awaitResponse(to request: HTTPRequest, plan: FaultPlan?) -> HTTPResponse? {
+        let handoff = Handoff<HTTPResponse>()
+        let core = self.core
+        let task = Task { handoff.push(await core.response(to: request, plan: plan)) }
+        guard
+            core.registry.beginWork(
+                id,
+                abandon: {
+                    handoff.abandon()
+                    task.cancel()
+                })
+        else { return nil }
+        defer { core.registry.endWork(id) }
+        return handoff.next()
+    }
+
+    private func write(
+        _ response: HTTPResponse, to request: HTTPRequest, plan: FaultPlan?, started: ContinuousClock.Instant
+    )
+        -> Bool
+    {
+        let isHead = request.method == .head
+        let reset = plan?.reset ?? false
+        let truncate = plan?.truncate ?? false
+        var keepAlive =
+            !reset && !truncate && request.keepAlive && !Connection.closes(response) && !core.registry.isDraining
+        var sent = 0
+        var isOpen = true
+
+        switch response.body {
+        case .bytes(let body):
+            (isOpen, sent) = writeBytes(
+                body, of: response, version: request.version, keepAlive: keepAlive, isHead: isHead, reset: reset,
+                truncate: truncate)
+        case .stream(let stream):
+            if isHead {
+                let head = HTTPResponseSerializer.head(
+                    of: response, bodyLength: nil, version: request.version, keepAlive: keepAlive)
+                isOpen = socket.send(head)
+            } else if truncate {
+                guard let body = collect(stream) else { return false }
+                (isOpen, sent) = writeBytes(
+                    body, of: response, version: request.version, keepAlive: false, isHead: false, reset: false,
+                    truncate: true)
+            } else {
+                let framing = HTTPResponseSerializer.framing(of: response, bodyLength: nil, version: request.version)
+                if framing == .untilClose { keepAlive = false }
+                (isOpen, sent) = writeStream(
+                    stream, of: response, version: request.version, framing: framing, keepAlive: keepAlive,
+                    reset: reset)
+            }
+        }
+
+        core.log(
+            method: request.method.rawValue, target: request.target, status: response.status.code, bytes: sent,
+            elapsed: ContinuousClock.now - started, faults: plan)
+        if reset {
+            socket.setResetOnClose()
+            return false
+        }
+        guard isOpen else { return false }
+        if keepAlive { return true }
+        Connection.lingeringClose(socket)
+        return false
+    }
+
+    /// Writes the head and body in one send; for a truncated response, announces the full length (at least one
+    /// byte) and sends half; for a reset one, sends half and leaves the reset to the caller.
+    private func writeBytes(
+        _ body: [UInt8], of response: HTTPResponse, version: HTTPVersion, keepAlive: Bool, isHead: Bool,
+        reset: Bool, truncate: Bool
+    ) -> (isOpen: Bool, sent: Int) {
+        var response = response
+        var announced = body.count
+        if truncate || reset {
+            response.headers.remove("Content-Length")
+            if truncate { announced = max(body.count, 1) }
+        }
+        let head = HTTPResponseSerializer.head(
+            of: response, bodyLength: announced, version: version, keepAlive: keepAlive && !truncate && !reset)
+        let framing = HTTPResponseSerializer.framing(of: response, bodyLength: announced, version: version)
+        guard !isHead, case .contentLength = framing else { return (socket.send(head), 0) }
+        let count = truncate || reset ? body.count / 2 : body.count
+        return (socket.send(head, body, count: count), count)
+    }
+
+    /// Writes a streamed body as it is produced: in chunks, or raw until the close for HTTP/1.0 (or the
+    /// response's own `Content-Length`). A reset sends the head and the first chunk only.
+    private func writeStream(
+        _ stream: AsyncStream<[UInt8]>, of response: HTTPResponse, version: HTTPVersion,
+        framing: HTTPResponseSerializer.Framing, keepAlive: Bool, reset: Bool
+    ) -> (isOpen: Bool, sent: Int) {
+        let chunked = framing == .chunked
+        let head = HTTPResponseSerializer.head(of: response, bodyLength: nil, version: version, keepAlive: keepAlive)
+        guard socket.send(head) else { return (false, 0) }
+        if framing == .none { return (true, 0) }
+        let handoff = Handoff<[UInt8]>()
+        let task = Task {
+            for await chunk in stream { handoff.push(chunk) }
+            handoff.finish()
+        }
+        guard
+            core.registry.beginWork(
+                id,
+                abandon: {
+                    handoff.abandon()
+                    task.cancel()
+                })
+        else { return (false, 0) }
+        defer {
+            core.registry.endWork(id)
+            task.cancel()
+        }
+        var sent = 0
+        while let chunk = handoff.next() {
+            if chunk.isEmpty { continue }
+            guard socket.send(chunked ? HTTPResponseSerializer.chunk(chunk) : chunk) else { return (false, sent) }
+            sent += chunk.count
+            if reset { return (true, sent) }
+        }
+        if handoff.wasAbandoned { return (false, sent) }
+        if chunked, !reset {
+            guard socket.send(HTTPResponseSerializer.lastChunk) else { return (false, sent) }
+        }
+        return (true, sent)
+    }
+
+    /// The whole of a streamed body; `nil` when a forced shutdown abandoned it.
+    private func collect(_ stream: AsyncStream<[UInt8]>) -> [UInt8]? {
+        let handoff = Handoff<[UInt8]>()
+        let task = Task {
+            var body: [UInt8] = []
+            for await chunk in stream { body += chunk }
+            handoff.push(body)
+        }
+        guard
+            core.registry.beginWork(
+                id,
+                abandon: {
+                    handoff.abandon()
+                    task.cancel()
+                })
+        else { return nil }
+        defer { core.registry.endWork(id) }
+        return handoff.next()
+    }
+
+    /// Whether the responder asked to close the connection.
+    static func closes(_ response: HTTPResponse) -> Bool {
+        response.headers["Connection"].map { hasToken($0, "close") } ?? false
+    }
+
+    private static func hasToken(_ value: String, _ token: String) -> Bool {
+        value.split(separator: ",").contains { $0.trimmingSpaces.caseInsensitiveEqual(token) }
+    }
+}
+
+extension ServerCore {
+    /// The response to one request: after the planned latency, the planned fault status or the first responder's
+    /// answer, else 404 `{}`.
+    func response(to request: HTTPRequest, plan: FaultPlan?) async -> HTTPResponse {
+        if let latency = plan?.latency { try? await Task.sleep(for: latency) }
+        if let status = plan?.status {
+            var response = HTTPResponse.jsonError(status, "fault injected by the server", code: "injected_fault")
+            if status.code == 503 || status.code == 429 { response.headers.add("Retry-After", "1") }
+            return response
+        }
+        for responder in responders {
+            if let response = await responder.respond(to: request) { return response }
+        }
+        return notFound
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var view = self
+        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
+        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
+        return view
+    }
+
+    /// ASCII case-insensitive equality.
+    func caseInsensitiveEqual(_ other: String) -> Bool {
+        utf8.count == other.utf8.count
+            && zip(utf8, other.utf8).allSatisfy { a, b in
+                a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+            }
+    }
+}

@@ -1,2 +1,0 @@
-/// The local API server. See ARCHITECTURE.md.
-public enum TetherServerModule {}
