@@ -1,0 +1,97 @@
+/// The `keyword` and `NGKeyword` rules of the Item Search API, and the text matching behind them.
+///
+/// - Words are separated by half-width or full-width spaces; empty words are ignored.
+/// - Length: the whole value, as the API counts it in single-byte characters: an ASCII or half-width katakana
+///   character counts 1, any other (double-byte) character 2. More than 128 is an error.
+/// - Each word needs at least two characters, except that a single double-byte character is enough when it is
+///   not hiragana, katakana or a symbol (so `茶` is a word, `a`, `あ`, `ア`, `★` and `Ａ` are not).
+/// - Matching is a substring match on the item's name, caption and catchcopy after ``normalize(_:)``:
+///   full-width ASCII is read as half-width and ASCII letters are case-insensitive.
+struct RakutenKeyword: Sendable {
+    /// The most single-byte characters a keyword may have.
+    static let maximumLength = 128
+
+    /// The normalized words, each as UTF-8.
+    let words: [[UInt8]]
+
+    enum Problem: Error, Equatable {
+        case tooLong
+        case invalidWord
+    }
+
+    /// Parses and checks `text`; `nil` when it has no word at all (only spaces).
+    init?(_ text: String) throws(Problem) {
+        if Self.length(of: text) > Self.maximumLength { throw .tooLong }
+        let normalized = String(decoding: Self.normalize(text), as: UTF8.self)
+        let parts = normalized.split(separator: " ", omittingEmptySubsequences: true)
+        if parts.isEmpty { return nil }
+        for part in parts where !Self.isValidWord(part) { throw .invalidWord }
+        words = parts.map { Array($0.utf8) }
+    }
+
+    /// Whether `text` contains every word (`all`) or at least one.
+    func matches(_ text: [UInt8], all: Bool) -> Bool {
+        if all { return words.allSatisfy { Self.contains(text, $0) } }
+        return words.contains { Self.contains(text, $0) }
+    }
+
+    /// The keyword length in single-byte characters.
+    static func length(of text: String) -> Int {
+        text.unicodeScalars.reduce(0) { total, scalar in
+            let value = scalar.value
+            return total + (value < 0x80 || (0xFF61...0xFF9F).contains(value) ? 1 : 2)
+        }
+    }
+
+    /// Full-width ASCII and the ideographic space as half-width, ASCII letters lower-cased, as UTF-8.
+    static func normalize(_ text: String) -> [UInt8] {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            var value = scalar.value
+            if (0xFF01...0xFF5E).contains(value) { value -= 0xFEE0 }
+            if value == 0x3000 || value == 0x09 { value = 0x20 }
+            if (0x41...0x5A).contains(value) { value += 0x20 }
+            result.append(Unicode.Scalar(value) ?? scalar)
+        }
+        return Array(String(result).utf8)
+    }
+
+    private static func isValidWord(_ word: Substring) -> Bool {
+        if word.count >= 2 { return true }
+        guard let scalar = word.unicodeScalars.first else { return false }
+        let value = scalar.value
+        if value < 0x80 { return false }  // one single-byte character
+        if (0x3040...0x30FF).contains(value) || (0x31F0...0x31FF).contains(value) || (0xFF61...0xFF9F).contains(value) {
+            return false  // hiragana or katakana
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .letterNumber, .otherNumber:
+            return true
+        default:
+            return false  // a symbol or punctuation
+        }
+    }
+
+    /// Whether `needle` occurs in `haystack` (bytes; UTF-8 keeps matches on character boundaries).
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                let first = pin[0]
+                let last = hay.count - pin.count
+                var i = 0
+                while i <= last {
+                    if hay[i] == first {
+                        var j = 1
+                        while j < pin.count, hay[i + j] == pin[j] { j += 1 }
+                        if j == pin.count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+public import TetherHTTP1
+import TetherJSON
+
+/// The Rakuten Ichiba Item Search API (`GET /services/api/IchibaItem/Search/20170706` and `/20220601`) on a
+/// generated ``RakutenCatalog``, following the reference in `shared/reference/rakuten-ichiba-item-search.md`.
+///
+/// It answers every path below `/services/api/` (an unknown API or version gets 404 `not_found`) and returns
+/// `nil` for any other path. Checks run in this order: path, method, `applicationId`, rate limit, then the
+/// search parameters (see ``RakutenSearchQuery``), so the first problem found is the one reported.
+///
+/// ```swift
+/// let search = RakutenSearchResponder(catalog: RakutenCatalog(seed: 1))
+/// let response = await search.respond(to: HTTPRequest(
+///     method: .get, target: "/services/api/IchibaItem/Search/20220601?applicationId=1&keyword=%E7%B7%91%E8%8C%B6",
+///     headers: ["Host": "127.0.0.1:3000"]))
+/// ```
+///
+/// Decisions where the reference leaves room:
+/// - `elements` filters the item fields only; the top-level paging keys are always present.
+/// - A page past the last match (but within 1…100) is 200 with the total `count` and no items (`first` and
+///   `last` 0). A search without matches is the API's empty body.
+/// - `GenreInformation` and `TagInformation` are always empty arrays (the information flags are accepted).
+/// - `format=xml` is 400; `callback` gives JSONP as `text/javascript`.
+///
+/// - Thread safety: `respond(to:)` may be called concurrently; the rate limiter is the only shared state.
+public struct RakutenSearchResponder: HTTPResponder {
+    /// Rate limit, accepted application ids and time source.
+    public struct Configuration: Sendable {
+        /// The least time between two admitted requests with the same `applicationId`; `nil` for no limit.
+        public var rateLimit: Duration?
+        /// The application ids to accept; `nil` accepts any well-formed id (1–128 letters, digits, `-`, `_`).
+        public var applicationIDs: Set<String>?
+        /// The current time, for the rate limit (inject a manual clock in tests).
+        public var now: @Sendable () -> ContinuousClock.Instant
+
+        public init(
+            rateLimit: Duration? = .seconds(1), applicationIDs: Set<String>? = nil,
+            now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        ) {
+            self.rateLimit = rateLimit
+            self.applicationIDs = applicationIDs
+            self.now = now
+        }
+    }
+
+    /// The path prefix of the search endpoints.
+    public static let pathPrefix = "/services/api/IchibaItem/Search/"
+
+    public let catalog: RakutenCatalog
+    public let configuration: Configuration
+    private let rateLimiter: RakutenRateLimiter?
+
+    public init(catalog: RakutenCatalog = RakutenCatalog(), configuration: Configuration = Configuration()) {
+        self.catalog = catalog
+        self.configuration = configuration
+        rateLimiter = configuration.rateLimit.map { RakutenRateLimiter(interval: $0, now: configuration.now) }
+    }
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse? {
+        guard let path = request.path, path.hasPrefix("/services/api/") else { return nil }
+        switch answer(request, path: path) {
+        case .success(let response): return response
+        case .failure(let error): return error.response
+        }
+    }
+
+    private func answer(_ request: HTTPRequest, path: String) -> Result<HTTPResponse, RakutenError> {
+        guard path.hasPrefix(Self.pathPrefix),
+            let version = RakutenSearchQuery.Version(rawValue: String(path.dropFirst(Self.pathPrefix.count)))
+        else { return .failure(.notFound) }
+        guard request.method == .get || request.method == .head else {
+            return .failure(RakutenError(status: .methodNotAllowed, code: "wrong_parameter", description: "GET only"))
+        }
+        let items = request.queryItems
+        guard let applicationID = items.first(where: { $0.name == "applicationId" })?.value,
+            RakutenSearchQuery.isValidApplicationID(applicationID, allowed: configuration.applicationIDs)
+        else { return .failure(.invalidApplicationID) }
+        if let rateLimiter, !rateLimiter.admit(applicationID) { return .failure(.tooManyRequests) }
+        let query: RakutenSearchQuery
+        do {
+            query = try RakutenSearchQuery(version: version, applicationID: applicationID, items: items)
+        } catch {
+            return .failure(error)
+        }
+        let body = responseBody(query, host: request.headers["Host"] ?? "localhost")
+        guard let callback = query.callback else { return .success(.json(body)) }
+        let json = (try? JSONWriter(options: [.withoutEscapingSlashes]).bytes(body)) ?? []
+        return .success(
+            HTTPResponse(
+                headers: ["Content-Type": "text/javascript; charset=utf-8"],
+                body: Array(callback.utf8) + [UInt8(ascii: "(")] + json + Array(");".utf8)))
+    }
+
+    /// The search result in the API's shape and key order.
+    func responseBody(_ query: RakutenSearchQuery, host: String) -> JSON {
+        let result = catalog.search(query)
+        let rendering = RakutenItem.Rendering(
+            version: query.version, formatVersion: query.formatVersion, host: host, affiliateID: query.affiliateID,
+            elements: query.elements)
+        let pageCount = result.count == 0 ? 0 : min(100, (result.count + query.hits - 1) / query.hits)
+        let first = result.items.isEmpty ? 0 : (query.page - 1) * query.hits + 1
+        let last = result.items.isEmpty ? 0 : first + result.items.count - 1
+        return [
+            "count": JSON(result.count), "page": JSON(query.page), "first": JSON(first), "last": JSON(last),
+            "hits": JSON(result.items.count), "carrier": JSON(query.carrier), "pageCount": JSON(pageCount),
+            "Items": .array(result.items.map { $0.json(rendering) }), "GenreInformation": [], "TagInformation": [],
+        ]
+    }
+}
