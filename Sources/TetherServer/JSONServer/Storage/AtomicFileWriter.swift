@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Replaces a file so that readers, and the disk after a crash, see either the old bytes or the new ones,
+/// never a mix: write a temporary file in the same directory, `fsync` it, `rename` it over the target, then
+/// `fsync` the directory so the rename itself is durable.
+enum AtomicFileWriter {
+    /// Writes `bytes` to `url` atomically. On failure the temporary file is removed and the target is untouched.
+    static func write(_ bytes: [UInt8], to url: URL) throws(ServerError) {
+        let path = url.path
+        let directory = url.deletingLastPathComponent().path
+        let temporary =
+            directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                systemWrite(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                let error = failure("cannot write \(temporary)")
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            written += result
+        }
+        if fsync(fd) != 0 {
+            let error = failure("cannot fsync \(temporary)")
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        if rename(temporary, path) != 0 {
+            let error = failure("cannot rename \(temporary) to \(path)")
+            unlink(temporary)
+            throw error
+        }
+        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(fd, pointer, count)
+        #elseif canImport(Musl)
+            Musl.write(fd, pointer, count)
+        #else
+            Darwin.write(fd, pointer, count)
+        #endif
+    }
+
+    private static func failure(_ message: String) -> ServerError {
+        let code = errno
+        return ServerError(.databaseIO, "\(message): \(String(cString: strerror(code)))", systemError: code)
+    }
+}
