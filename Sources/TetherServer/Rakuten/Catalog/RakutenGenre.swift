@@ -22,8 +22,9 @@ struct RakutenGenre: Sendable {
     var slug: String
     var nouns: [Noun]
     var brands: [String]
-    /// Specification phrases; an item name takes two or three, its caption lists them.
-    var specs: [String]
+    /// Specification phrases in groups of alternatives (sizes, processors, origins, …); an item takes one phrase
+    /// from each of two to four groups, so no name says both "Core i5" and "Core i7". Its caption lists them.
+    var specs: [[String]]
     /// Phrases that end an item name.
     var suffixes: [String]
     /// Caption lines specific to the genre.

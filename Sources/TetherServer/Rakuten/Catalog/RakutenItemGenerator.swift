@@ -17,7 +17,7 @@ struct RakutenItemGenerator {
         let shop = random.pick(genre.shops)
         let noun = random.pick(genre.nouns)
         let brand = random.pick(genre.brands)
-        let specs = pickDistinct(genre.specs, count: random.int(in: 2...3))
+        let specs = pickDistinct(genre.specs, count: random.int(in: 2...4)).map { random.pick($0) }
         let postageFlag = random.chance(0.6) ? 0 : 1
 
         var nameParts: [String] = []
