@@ -80,6 +80,11 @@ public struct HTTPRequestParser: Sendable {
         var headers = HTTPHeaders()
         var headerBytes = 0
         var body: [UInt8] = []
+        // The fields that frame the body, spotted while the field lines are parsed.
+        var hostCount = 0
+        var contentLengths: [String] = []
+        var transferEncodings: [String] = []
+        var expectsContinue = false
     }
 
     /// Received bytes; those before `readIndex` are consumed and dropped now and then by `compact()`.
@@ -174,7 +179,16 @@ public struct HTTPRequestParser: Sendable {
 
     /// The next complete line from `readIndex`: its content without the line end, and the index after the LF.
     private mutating func nextLine() -> (content: Range<Int>, next: Int)? {
-        guard let lf = buffer[scanIndex...].firstIndex(of: ASCII.lf) else {
+        let from = scanIndex
+        let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
+            var index = from
+            while index < bytes.count {
+                if bytes[index] == ASCII.lf { return index }
+                index += 1
+            }
+            return nil
+        }
+        guard let lf = found else {
             scanIndex = buffer.count
             return nil
         }
@@ -189,6 +203,15 @@ public struct HTTPRequestParser: Sendable {
     private var pendingLineLength: Int {
         let pending = buffer.count - readIndex
         return pending > 0 && buffer[buffer.count - 1] == ASCII.cr ? pending - 1 : pending
+    }
+
+    /// Runs `body` on the buffered bytes in `range`.
+    private func withBytes<R>(
+        _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(HTTP1Error) -> R
+    ) throws(HTTP1Error) -> R {
+        try buffer.withUnsafeBufferPointer { bytes throws(HTTP1Error) in
+            try body(UnsafeBufferPointer(rebasing: bytes[range]))
+        }
     }
 
     // MARK: - States
@@ -208,7 +231,7 @@ public struct HTTPRequestParser: Sendable {
                     continue
                 }
                 if content.count > limits.maximumRequestLineLength { throw requestLineTooLong(buffer[content]) }
-                let line = try Self.parseRequestLine(buffer[content])
+                let line = try withBytes(content, Self.parseRequestLine)
                 current = Partial(method: line.method, target: line.target, version: line.version)
                 consume(to: next)
                 state = .headers
@@ -229,8 +252,15 @@ public struct HTTPRequestParser: Sendable {
                 if current.headerBytes > limits.maximumHeaderBytes {
                     throw HTTP1Error(.requestHeaderFieldsTooLarge, "The header fields are too large.")
                 }
-                let field = try Self.parseField(buffer[content])
+                let field = try withBytes(content, Self.parseField)
                 current.headers.add(field.name, field.value)
+                switch field.kind {
+                case .host: current.hostCount += 1
+                case .contentLength: current.contentLengths.append(field.value)
+                case .transferEncoding: current.transferEncodings.append(field.value)
+                case .expect: if Self.isToken(field.value, "100-continue") { current.expectsContinue = true }
+                case .other: break
+                }
                 consume(to: next)
 
             case .fixedBody(let remaining):
@@ -248,7 +278,7 @@ public struct HTTPRequestParser: Sendable {
                     return nil
                 }
                 if content.count > Self.maximumChunkLineLength { throw chunkLineTooLong() }
-                let size = try Self.parseChunkSize(buffer[content])
+                let size = try withBytes(content, Self.parseChunkSize)
                 consume(to: next)
                 if size == 0 {
                     current.headerBytes = 0
@@ -298,7 +328,7 @@ public struct HTTPRequestParser: Sendable {
                 if current.headerBytes > limits.maximumHeaderBytes {
                     throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
                 }
-                _ = try Self.parseField(buffer[content])
+                _ = try withBytes(content, Self.parseField)
                 consume(to: next)
 
             case .failed(let error):
@@ -310,15 +340,13 @@ public struct HTTPRequestParser: Sendable {
     /// Checks the head once its blank line is read and picks the body framing; returns the request when it has
     /// no body.
     private mutating func beginBody() throws(HTTP1Error) -> HTTPRequest? {
-        let headers = current.headers
-        let hosts = headers.values(for: "Host")
-        if hosts.count > 1 { throw HTTP1Error(.badRequest, "More than one Host header field.") }
-        if hosts.isEmpty && current.version == .http11 {
+        if current.hostCount > 1 { throw HTTP1Error(.badRequest, "More than one Host header field.") }
+        if current.hostCount == 0 && current.version == .http11 {
             throw HTTP1Error(.badRequest, "An HTTP/1.1 request needs a Host header field.")
         }
 
-        let transferEncodings = headers.values(for: "Transfer-Encoding")
-        let contentLengths = headers.values(for: "Content-Length")
+        let transferEncodings = current.transferEncodings
+        let contentLengths = current.contentLengths
         if !transferEncodings.isEmpty {
             if !contentLengths.isEmpty {
                 throw HTTP1Error(.badRequest, "Both Transfer-Encoding and Content-Length.")
@@ -338,9 +366,7 @@ public struct HTTPRequestParser: Sendable {
             return finish()
         }
 
-        if current.version == .http11 && readIndex == buffer.count
-            && headers.values(for: "Expect").contains(where: { Self.isToken($0, "100-continue") })
-        {
+        if current.version == .http11 && current.expectsContinue && readIndex == buffer.count {
             awaitingContinue = true
         }
         return nil

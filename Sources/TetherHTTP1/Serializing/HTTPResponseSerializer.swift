@@ -48,6 +48,10 @@ public enum HTTPResponseSerializer {
     /// `Transfer-Encoding: chunked` for an HTTP/1.1 client when `bodyLength` is `nil`; see
     /// ``framing(of:bodyLength:version:)``), and `Connection: close` when `keepAlive` is false or the body runs to
     /// the close, or `Connection: keep-alive` for an HTTP/1.0 client that keeps the connection.
+    ///
+    /// A status code outside 100...999 is written as 500 (the status line needs three digits). For a HEAD request
+    /// pass the length the GET body would have (or nothing, with the response's own `Content-Length`) and send no
+    /// body. The `Date` is read from the system clock on each call (`time()`, no Foundation).
     public static func head(
         of response: HTTPResponse, bodyLength: Int?, version: HTTPVersion, keepAlive: Bool
     ) -> [UInt8] {
@@ -59,7 +63,7 @@ public enum HTTPResponseSerializer {
         of response: HTTPResponse, bodyLength: Int?, version: HTTPVersion, keepAlive: Bool, date: Int?
     ) -> [UInt8] {
         let framing = framing(of: response, bodyLength: bodyLength, version: version)
-        let code = response.status.code
+        let code = (100...999).contains(response.status.code) ? response.status.code : 500
         let keepsOwnLength = ownContentLength(of: response) != nil && !(100..<200).contains(code) && code != 204
 
         var out: [UInt8] = []
@@ -68,13 +72,14 @@ public enum HTTPResponseSerializer {
         out.append(contentsOf: String(code).utf8)
         out.append(ASCII.space)
         let reason = response.status.reason
-        if reason.utf8.allSatisfy(ASCII.isFieldValueCharacter) {
+        if code == response.status.code && reason.utf8.allSatisfy(ASCII.isFieldValueCharacter) {
             out.append(contentsOf: reason.utf8)
         } else {
             out.append(contentsOf: HTTPStatus.standardReason(for: code).utf8)
         }
         out.append(contentsOf: "\r\n".utf8)
 
+        // The caller's fields, less the ones the serializer owns and the ones that would break the message.
         var hasDate = false
         for (name, value) in response.headers where isWritable(name: name, value: value) {
             if name.caseInsensitiveEquals("Connection") || name.caseInsensitiveEquals("Transfer-Encoding") {

@@ -88,6 +88,13 @@ import Testing
         )
     }
 
+    @Test(arguments: [0, 42, 1000, -1])
+    func statusCodesOutOfRangeAre500(code: Int) {
+        let response = HTTPResponse(status: HTTPStatus(code: code, reason: "Odd"), headers: ["Date": Self.date])
+        let head = text(HTTPResponseSerializer.head(of: response, bodyLength: 0, version: .http11, keepAlive: true))
+        #expect(head == "HTTP/1.1 500 Internal Server Error\r\nDate: \(Self.date)\r\nContent-Length: 0\r\n\r\n")
+    }
+
     @Test func addsADateFromTheClock() throws {
         let head = text(
             HTTPResponseSerializer.head(of: HTTPResponse(), bodyLength: 0, version: .http11, keepAlive: true))
