@@ -263,6 +263,40 @@ private func path(_ error: any Error) -> String {
         }
     }
 
+    /// Inputs with one invalid UTF-8 byte (0xFF) in a string value: read, skipped, escaped, inside a `JSON`
+    /// field, and next to a type error. The decoder checks string values as it makes them and the rest at the end.
+    @Test(arguments: [
+        #"{"userId": 1, "id": 1, "title": "緑茶BAD", "body": "b"}"#,
+        #"{"userId": 1, "id": 1, "title": "t", "body": "b", "skipped": "茶BAD"}"#,
+        #"{"userId": 1, "id": 1, "title": "a\nBAD", "body": "b"}"#,
+        #"{"userId": "wrong type", "id": 1, "title": "t", "body": "茶BAD"}"#,
+    ])
+    func invalidUTF8InStringValuesIsAParseError(template: String) throws {
+        var bytes = Array(template.utf8)
+        let marker = Array("BAD".utf8)
+        let at = try #require((0...(bytes.count - 3)).first { Array(bytes[$0..<$0 + 3]) == marker })
+        bytes.replaceSubrange(at..<at + 3, with: [0xFF])
+        #expect {
+            try TetherJSONDecoder().decode(Post.self, from: bytes)
+        } throws: { error in
+            guard case .dataCorrupted(let context) = error as? DecodingError,
+                let parse = context.underlyingError as? JSONError
+            else { return false }
+            return parse.code == .invalidUTF8 && parse.location?.offset == at
+        }
+        // The parser agrees on the error.
+        #expect(throws: JSONError.self) { try JSONParser().parse(bytes) }
+    }
+
+    @Test func invalidUTF8InsideAJSONField() throws {
+        struct Holder: Decodable { var extra: JSON }
+        var bytes = Array(#"{"extra": {"k": ["ok", "xBAD"]}}"#.utf8)
+        bytes.replaceSubrange(bytes.count - 7..<bytes.count - 4, with: [0xC3])
+        #expect(throws: DecodingError.self) { try TetherJSONDecoder().decode(Holder.self, from: bytes) }
+        let valid = try TetherJSONDecoder().decode(Holder.self, from: Array(#"{"extra": ["é", "茶\n"]}"#.utf8))
+        #expect(valid.extra == ["é", "茶\n"])
+    }
+
     @Test func parserOptionsApply() throws {
         var decoder = TetherJSONDecoder()
         decoder.parserOptions.maximumDepth = 2

@@ -53,7 +53,7 @@ public struct TetherJSONDecoder: Sendable {
         let parser = JSONParser(options: parserOptions)
         var outcome: Result<T, any Error>?
         do throws(JSONError) {
-            try parser.withTape(bytes) { tape throws(JSONError) in
+            try parser.withTape(bytes, defersStringValidation: true) { tape throws(JSONError) in
                 outcome = Result { try decode(type, tape: tape) }
             }
         } catch {
@@ -83,6 +83,15 @@ public struct TetherJSONDecoder: Sendable {
     private func decode<T: Decodable>(_ type: T.Type, tape: Tape) throws -> T {
         let state = DecodingState(tape: tape, configuration: self)
         defer { state.isActive = false }
-        return try TapeDecoder(state: state, index: 0, node: .root()).decodeValue(type)
+        let value: T
+        do {
+            value = try TapeDecoder(state: state, index: 0, node: .root()).decodeValue(type)
+        } catch {
+            // Invalid UTF-8 anywhere makes the input invalid JSON, which outranks what decoding found.
+            try state.checkRemainingStrings()
+            throw error
+        }
+        try state.checkRemainingStrings()
+        return value
     }
 }

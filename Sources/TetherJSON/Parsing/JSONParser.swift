@@ -80,11 +80,14 @@ public struct JSONParser: Sendable {
     }
 
     /// Scans `bytes` and hands the tape to `body`; the tape is valid only inside `body`.
-    func withTape<R>(_ bytes: some Sequence<UInt8>, _ body: (Tape) throws(JSONError) -> R) throws(JSONError) -> R {
+    func withTape<R>(
+        _ bytes: some Sequence<UInt8>, defersStringValidation: Bool = false, _ body: (Tape) throws(JSONError) -> R
+    ) throws(JSONError) -> R {
         let options = self.options
         let run = { (buffer: UnsafeBufferPointer<UInt8>) -> Result<R, JSONError> in
             do throws(JSONError) {
-                let tape = try TapeBuilder.build(buffer, options: options)
+                let tape = try TapeBuilder.build(
+                    buffer, options: options, defersStringValidation: defersStringValidation)
                 return .success(try body(tape))
             } catch {
                 return .failure(error)

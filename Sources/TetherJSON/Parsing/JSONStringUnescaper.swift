@@ -1,63 +1,74 @@
-/// Decodes the escapes of a string the scanner has already validated.
+/// Decodes the escapes of a string the scanner has already checked.
 ///
 /// A lone surrogate escape (only reachable when the parser's policy is
 /// ``JSONParser/Options/LoneSurrogatePolicy/replace``) becomes U+FFFD.
 enum JSONStringUnescaper {
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         // Every escape decodes to no more bytes than it takes, so the raw length bounds the result.
-        String(unsafeUninitializedCapacity: raw.count) { out in
-            var o = 0
-            var i = 0
-            let n = raw.count
-            while i < n {
-                // Copy the run up to the next backslash in one go.
-                let j: Int
-                if let found = memchr(raw.baseAddress! + i, 0x5C, n - i) {
-                    j = raw.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                } else {
-                    j = n
-                }
-                if j > i {
-                    UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
-                        from: raw.baseAddress! + i, byteCount: j - i)
-                    o += j - i
-                    i = j
-                    if i == n { break }
-                }
-                let e = raw[i + 1]
-                i += 2
-                switch e {
-                case UInt8(ascii: "b"): out[o] = 0x08
-                case UInt8(ascii: "f"): out[o] = 0x0C
-                case UInt8(ascii: "n"): out[o] = 0x0A
-                case UInt8(ascii: "r"): out[o] = 0x0D
-                case UInt8(ascii: "t"): out[o] = 0x09
-                case UInt8(ascii: "u"):
-                    var scalar = UInt32(hex(raw, i))
-                    i += 4
-                    if scalar >= 0xD800, scalar <= 0xDBFF {
-                        if i + 5 < n, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") {
-                            let low = UInt32(hex(raw, i + 2))
-                            if low >= 0xDC00, low <= 0xDFFF {
-                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                                i += 6
-                            } else {
-                                scalar = 0xFFFD
-                            }
+        String(unsafeUninitializedCapacity: raw.count) { out in unescape(raw, into: out) }
+    }
+
+    /// The string `raw` holds, or `nil` when its unescaped bytes are not valid UTF-8.
+    static func unescapeValidating(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { out in
+            let count = unescape(raw, into: out)
+            return UTF8Validation.string(UnsafeBufferPointer(rebasing: out[..<count]))
+        }
+    }
+
+    /// Writes the unescaped bytes of `raw` into `out` (at least `raw.count` long) and returns their count.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var o = 0
+        var i = 0
+        let n = raw.count
+        while i < n {
+            // Copy the run up to the next backslash in one go.
+            let j: Int
+            if let found = memchr(raw.baseAddress! + i, 0x5C, n - i) {
+                j = raw.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            } else {
+                j = n
+            }
+            if j > i {
+                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
+                    from: raw.baseAddress! + i, byteCount: j - i)
+                o += j - i
+                i = j
+                if i == n { break }
+            }
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "b"): out[o] = 0x08
+            case UInt8(ascii: "f"): out[o] = 0x0C
+            case UInt8(ascii: "n"): out[o] = 0x0A
+            case UInt8(ascii: "r"): out[o] = 0x0D
+            case UInt8(ascii: "t"): out[o] = 0x09
+            case UInt8(ascii: "u"):
+                var scalar = UInt32(hex(raw, i))
+                i += 4
+                if scalar >= 0xD800, scalar <= 0xDBFF {
+                    if i + 5 < n, raw[i] == UInt8(ascii: "\\"), raw[i + 1] == UInt8(ascii: "u") {
+                        let low = UInt32(hex(raw, i + 2))
+                        if low >= 0xDC00, low <= 0xDFFF {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            i += 6
                         } else {
                             scalar = 0xFFFD
                         }
-                    } else if scalar >= 0xDC00, scalar <= 0xDFFF {
+                    } else {
                         scalar = 0xFFFD
                     }
-                    o += writeUTF8(scalar, into: out, at: o)
-                    continue
-                default: out[o] = e  // \" \\ \/
+                } else if scalar >= 0xDC00, scalar <= 0xDFFF {
+                    scalar = 0xFFFD
                 }
-                o += 1
+                o += writeUTF8(scalar, into: out, at: o)
+                continue
+            default: out[o] = e  // \" \\ \/
             }
-            return o
+            o += 1
         }
+        return o
     }
 
     @inline(__always) private static func hex(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {

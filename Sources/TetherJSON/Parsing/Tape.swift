@@ -35,10 +35,15 @@ struct Tape {
     }
 
     static let escapedFlag: UInt64 = 1 << 32
+    /// A string value whose UTF-8 the scanner did not check (see ``uncheckedStrings``).
+    static let uncheckedFlag: UInt64 = 1 << 33
 
     /// The input the tape describes. Valid only while the parse call's buffer is.
     let bytes: UnsafeBufferPointer<UInt8>
     var entries: [Entry]
+    /// The string values holding non-ASCII bytes that the scanner was asked not to check; whoever reads the tape
+    /// must check them (see `TapeBuilder.build(_:options:defersStringValidation:)`).
+    var uncheckedStrings: [Int] = []
 
     /// The index of the entry after the value at `index` and all its descendants.
     @inline(__always) func next(after index: Int) -> Int {

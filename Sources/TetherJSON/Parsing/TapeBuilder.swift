@@ -12,8 +12,19 @@ struct TapeBuilder {
     /// Open containers: the tape index of each, and how many elements it has so far.
     private var stack: [(index: Int, count: Int)]
     private let options: JSONParser.Options
+    /// Leave the UTF-8 of string values (not keys) unchecked, recording those with non-ASCII bytes.
+    private let defersStringValidation: Bool
+    private var uncheckedStrings: [Int] = []
 
-    static func build(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONParser.Options) throws(JSONError) -> Tape {
+    /// Scans `bytes` into a tape.
+    ///
+    /// With `defersStringValidation`, string values are scanned for their delimiters only, eight bytes at a
+    /// time, and those with non-ASCII bytes are listed in ``Tape/uncheckedStrings``: the decoder checks them
+    /// as it makes their `String`s (which checks the bytes anyway) and checks the rest when it is done, so no
+    /// byte is checked twice. Everything else, keys included, is checked here.
+    static func build(
+        _ bytes: UnsafeBufferPointer<UInt8>, options: JSONParser.Options, defersStringValidation: Bool = false
+    ) throws(JSONError) -> Tape {
         guard bytes.count <= options.maximumInputSize else {
             throw JSONError(
                 .inputTooLarge,
@@ -24,16 +35,18 @@ struct TapeBuilder {
                 .syntax, "expected a JSON value, found the end of the input",
                 location: JSONErrorLocator.locate(0, in: bytes))
         }
-        var builder = TapeBuilder(base: base, count: bytes.count, options: options)
+        var builder = TapeBuilder(
+            base: base, count: bytes.count, options: options, defersStringValidation: defersStringValidation)
         do throws(Failure) {
             try builder.run()
         } catch {
             throw error.error(in: bytes)
         }
-        return Tape(bytes: bytes, entries: builder.entries)
+        return Tape(bytes: bytes, entries: builder.entries, uncheckedStrings: builder.uncheckedStrings)
     }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, options: JSONParser.Options) {
+    private init(base: UnsafePointer<UInt8>, count: Int, options: JSONParser.Options, defersStringValidation: Bool) {
+        self.defersStringValidation = defersStringValidation
         self.base = base
         self.end = count
         self.p = 0
@@ -119,7 +132,7 @@ struct TapeBuilder {
         switch base[p] {
         case UInt8(ascii: "\""):
             p += 1
-            try parseString()
+            try parseString(deferringUTF8: defersStringValidation)
         case UInt8(ascii: "{"):
             try open(.object)
             skipWhitespace()
@@ -176,7 +189,7 @@ struct TapeBuilder {
         skipWhitespace()
         guard p < end, base[p] == UInt8(ascii: "\"") else { throw unexpected("a string key") }
         p += 1
-        try parseString()
+        try parseString(deferringUTF8: false)
         skipWhitespace()
         guard p < end, base[p] == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
         p += 1
@@ -212,16 +225,19 @@ struct TapeBuilder {
 
     // MARK: - Strings
 
-    /// Scans a string whose opening quote is just behind `p`, checking escapes and UTF-8.
+    /// Scans a string whose opening quote is just behind `p`, checking escapes and, unless `deferUTF8`, UTF-8.
     @inline(__always)
-    private mutating func parseString() throws(Failure) {
+    private mutating func parseString(deferringUTF8 deferUTF8: Bool) throws(Failure) {
         let start = p
         var escaped = false
+        // The bytes passed over unchecked, OR-ed together: a high bit means the string may hold non-ASCII.
+        var passed: UInt64 = 0
         while true {
-            // Eight bytes at a time while none is special: quote, backslash, control, or non-ASCII.
+            // Eight bytes at a time while none is special: quote, backslash, control, or (when checking) non-ASCII.
             while p + 8 <= end {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                let mask = TapeBuilder.specialBytes(word)
+                let mask = deferUTF8 ? TapeBuilder.delimiterBytes(word) : TapeBuilder.specialBytes(word)
+                passed |= word
                 if mask == 0 {
                     p += 8
                 } else {
@@ -243,7 +259,12 @@ struct TapeBuilder {
                         + "(U+\(hex4(UInt16(c)))); write it as an escape such as \\n or \\u\(hex4(UInt16(c)))",
                     offset: p)
             } else if c >= 0x80 {
-                try validateUTF8Run()
+                if deferUTF8 {
+                    passed |= 0x80
+                    p += 1
+                } else {
+                    try validateUTF8Run()
+                }
             } else {
                 p += 1
             }
@@ -253,8 +274,25 @@ struct TapeBuilder {
             throw Failure(code: .inputTooLarge, message: "a string is longer than 4 GiB", offset: start)
         }
         p += 1  // closing quote
-        entries.append(
-            Tape.Entry(tag: .string, value: start, payload: UInt64(length) | (escaped ? Tape.escapedFlag : 0)))
+        var payload = UInt64(length) | (escaped ? Tape.escapedFlag : 0)
+        if deferUTF8, passed & 0x8080_8080_8080_8080 != 0 {
+            payload |= Tape.uncheckedFlag
+            uncheckedStrings.append(entries.count)
+        }
+        entries.append(Tape.Entry(tag: .string, value: start, payload: payload))
+    }
+
+    /// Bytes that end a string's unchecked fast path: `"`, `\` and anything below 0x20. Lowest flagged byte is exact.
+    @inline(__always)
+    static func delimiterBytes(_ x: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = x ^ (ones &* 0x22)
+        let backslash = x ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let hasControl = (x &- ones &* 0x20) & ~x
+        return (hasQuote | hasBackslash | hasControl) & highs
     }
 
     /// Bytes that end the fast path: `"`, `\`, anything below 0x20, anything from 0x80. Lowest flagged byte is exact.
