@@ -105,18 +105,15 @@ public struct ImageResponder: HTTPResponder {
 
     /// RFC 9110's weak comparison for `If-None-Match`: `*`, or any listed tag equal once `W/` is dropped.
     private static func matches(_ header: String, _ etag: String) -> Bool {
-        let header = header.trimmingSpaces
-        if header == "*" { return true }
+        if trimmed(header) == "*" { return true }
         return header.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingSpaces
+            var tag = trimmed(candidate)
             if tag.hasPrefix("W/") { tag = String(tag.dropFirst(2)) }
             return tag == etag
         }
     }
-}
 
-extension StringProtocol {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
