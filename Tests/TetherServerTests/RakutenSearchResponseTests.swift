@@ -172,6 +172,27 @@ import TetherJSON
         #expect(items(one.body).first?["itemCode"].string == code)
     }
 
+    @Test func tagAndPropertyFlags() async throws {
+        let genre = ("genreId", "201242")
+        let all = try #require(try await rakutenSearch(base + [genre]).body["count"].int)
+        let filters: [((String, String), (JSON) -> Bool)] = [
+            (("tagId", "1000880"), { $0["tagIds"].array?.contains(JSON(1_000_880)) == true }),
+            (("postageFlag", "1"), { $0["postageFlag"].int == 0 }),
+            (("giftFlag", "1"), { $0["giftFlag"].int == 1 }),
+            (("hasReviewFlag", "1"), { ($0["reviewCount"].int ?? 0) > 0 }),
+            (("shipOverseasFlag", "1"), { $0["shipOverseasFlag"].int == 1 }),
+        ]
+        for (parameter, holds) in filters {
+            let answer = try await rakutenSearch(base + [genre, parameter])
+            let count = try #require(answer.body["count"].int)
+            #expect(count > 0 && count < all, "\(parameter)")
+            #expect(items(answer.body).allSatisfy(holds), "\(parameter)")
+        }
+        let points = try await rakutenSearch(base + [genre, ("pointRateFlag", "1"), ("pointRate", "5")])
+        #expect(items(points.body).allSatisfy { ($0["pointRate"].int ?? 0) >= 5 })
+        #expect(try #require(points.body["count"].int) > 0)
+    }
+
     @Test func elementsFilterItemFields() async throws {
         let answer = try await rakutenSearch(
             base + [("keyword", "camera"), ("elements", "itemName,itemPrice,reviewAverage"), ("formatVersion", "2")])
