@@ -18,7 +18,7 @@ public struct RakutenCatalog: Sendable {
 
     /// Generates `count` items from `seed`.
     ///
-    /// - Complexity: O(`count`); about 10,000 items a few tens of milliseconds in release builds.
+    /// - Complexity: O(`count`).
     public init(seed: UInt64 = 1, count: Int = RakutenCatalog.defaultCount) {
         self.seed = seed
         var generator = RakutenItemGenerator(seed: seed)
