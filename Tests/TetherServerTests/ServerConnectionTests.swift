@@ -134,4 +134,40 @@ struct ServerConnectionTests {
         #expect(response.header("Connection") == "close")
         #expect(rest.isEmpty)
     }
+
+    actor Counter {
+        var value = 0
+        func increment() async -> Int {
+            await Task.yield()
+            value += 1
+            return value
+        }
+    }
+
+    @Test func respondersSharingAnActorAcrossManyConnectionsAllFinish() async throws {
+        let counter = Counter()
+        let counting = ClosureResponder { _ in
+            let values = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<2 { group.addTask { await counter.increment() } }
+                return await group.reduce(0, +)
+            }
+            return HTTPResponse(body: Array(String(values).utf8))
+        }
+        let statuses = try await withServer(responders: [counting]) { _, port in
+            try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        try await onThread {
+                            let client = try RawHTTPClient(port: port)
+                            return try (0..<20).map { _ in try client.exchange(RawHTTPClient.get("/count")).status }
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+        }
+        #expect(statuses.count == 160)
+        #expect(statuses.allSatisfy { $0 == 200 })
+        #expect(await counter.value == 320)
+    }
 }

@@ -56,11 +56,8 @@ final class RawHTTPClient: @unchecked Sendable {
         defer { freeaddrinfo(list) }
         fd = socket(info.ai_family, info.ai_socktype, 0)
         guard fd >= 0 else { throw RawClientError.failed(errno: errno) }
-        guard connect(fd, info.ai_addr, info.ai_addrlen) == 0 else {
-            let code = errno
-            systemClose(fd)
-            throw RawClientError.failed(errno: code)
-        }
+        // On failure `deinit` closes the descriptor (it runs for a class whose init throws once every property is set).
+        guard connect(fd, info.ai_addr, info.ai_addrlen) == 0 else { throw RawClientError.failed(errno: errno) }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)

@@ -23,9 +23,9 @@ extension Connection {
 
     /// Runs the responders in a task and waits for the response; `nil` when a forced shutdown abandoned it.
     private func awaitResponse(to request: HTTPRequest, plan: FaultPlan?) -> HTTPResponse? {
-        let handoff = Handoff<HTTPResponse>()
+        let handoff = makeHandoff(of: HTTPResponse.self)
         let core = self.core
-        let task = Task { handoff.push(await core.response(to: request, plan: plan)) }
+        let task = startTask { handoff.push(await core.response(to: request, plan: plan)) }
         guard
             core.registry.beginWork(
                 id,
@@ -35,7 +35,7 @@ extension Connection {
                 })
         else { return nil }
         defer { core.registry.endWork(id) }
-        return handoff.next()
+        return wait(for: handoff)
     }
 
     private func write(
@@ -118,8 +118,8 @@ extension Connection {
         let head = HTTPResponseSerializer.head(of: response, bodyLength: nil, version: version, keepAlive: keepAlive)
         guard socket.send(head) else { return (false, 0) }
         if framing == .none { return (true, 0) }
-        let handoff = Handoff<[UInt8]>()
-        let task = Task {
+        let handoff = makeHandoff(of: [UInt8].self)
+        let task = startTask {
             for await chunk in stream { handoff.push(chunk) }
             handoff.finish()
         }
@@ -136,7 +136,7 @@ extension Connection {
             task.cancel()
         }
         var sent = 0
-        while let chunk = handoff.next() {
+        while let chunk = wait(for: handoff) {
             if chunk.isEmpty { continue }
             guard socket.send(chunked ? HTTPResponseSerializer.chunk(chunk) : chunk) else { return (false, sent) }
             sent += chunk.count
@@ -151,8 +151,8 @@ extension Connection {
 
     /// The whole of a streamed body; `nil` when a forced shutdown abandoned it.
     private func collect(_ stream: AsyncStream<[UInt8]>) -> [UInt8]? {
-        let handoff = Handoff<[UInt8]>()
-        let task = Task {
+        let handoff = makeHandoff(of: [UInt8].self)
+        let task = startTask {
             var body: [UInt8] = []
             for await chunk in stream { body += chunk }
             handoff.push(body)
@@ -166,7 +166,7 @@ extension Connection {
                 })
         else { return nil }
         defer { core.registry.endWork(id) }
-        return handoff.next()
+        return wait(for: handoff)
     }
 
     /// Whether the responder asked to close the connection.

@@ -17,6 +17,9 @@ final class Connection {
     var parser: HTTPRequestParser
     private let buffer: UnsafeMutableRawBufferPointer
     private var receiveTimeout: Duration?
+    #if !canImport(Darwin)
+        let executor = ConnectionExecutor()
+    #endif
 
     static let bufferSize = 64 * 1024
 
@@ -86,6 +89,34 @@ final class Connection {
                 return
             }
         }
+    }
+
+    /// Starts a task for a responder or a body stream: on Linux on this connection's ``ConnectionExecutor``, so
+    /// the thread waiting in ``wait(for:)`` runs it; elsewhere on the global pool.
+    func startTask(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        #if canImport(Darwin)
+            return Task(operation: body)
+        #else
+            return Task(executorPreference: executor, operation: body)
+        #endif
+    }
+
+    /// A handoff whose values ``wait(for:)`` can wait for.
+    func makeHandoff<Value>(of type: Value.Type = Value.self) -> Handoff<Value> {
+        #if canImport(Darwin)
+            return Handoff()
+        #else
+            return Handoff(signal: executor.signal)
+        #endif
+    }
+
+    /// The handoff's next value, running this connection's tasks meanwhile; `nil` when finished or abandoned.
+    func wait<Value>(for handoff: Handoff<Value>) -> Value? {
+        #if canImport(Darwin)
+            return handoff.next()
+        #else
+            return executor.run(until: handoff)
+        #endif
     }
 
     /// Answers a request that could not be read (`status` with a JSON error body), then closes.

@@ -15,7 +15,12 @@ final class Handoff<Value: Sendable>: @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    private let signal = DispatchSemaphore(value: 0)
+    private let signal: DispatchSemaphore
+
+    /// A handoff that signals `signal` (by default its own) when a value arrives, it finishes or is abandoned.
+    init(signal: DispatchSemaphore = DispatchSemaphore(value: 0)) {
+        self.signal = signal
+    }
 
     /// Adds a value for the consumer; ignored once abandoned.
     func push(_ value: Value) {
@@ -53,22 +58,27 @@ final class Handoff<Value: Sendable>: @unchecked Sendable {
     /// The next value, blocking until one is pushed; `nil` when finished or abandoned.
     func next() -> Value? {
         while true {
-            let outcome: Value?? = state.withLock { state in
-                if state.abandoned { return .some(nil) }
-                if state.head < state.values.count {
-                    let value = state.values[state.head]
-                    state.head += 1
-                    if state.head == state.values.count {
-                        state.values.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    }
-                    return .some(value)
-                }
-                if state.finished { return .some(nil) }
-                return .none
-            }
-            if let outcome { return outcome }
+            if let outcome = poll() { return outcome }
             signal.wait()
+        }
+    }
+
+    /// The next value without waiting: `.some(value)`, `.some(nil)` when finished or abandoned, `nil` when the
+    /// consumer has to wait.
+    func poll() -> Value?? {
+        state.withLock { state in
+            if state.abandoned { return .some(nil) }
+            if state.head < state.values.count {
+                let value = state.values[state.head]
+                state.head += 1
+                if state.head == state.values.count {
+                    state.values.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
+                return .some(value)
+            }
+            if state.finished { return .some(nil) }
+            return .none
         }
     }
 }
