@@ -271,4 +271,16 @@ struct JSONServerRoutesTests {
         #expect(reply.status == 200)
         #expect(reply["ETag"] == (try await server.get("/posts/1"))["ETag"])
     }
+
+    @Test func jsonpWrapsTheBody() async throws {
+        let reply = try await server.get("/users/1?callback=handle")
+        #expect(reply["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(reply["X-Content-Type-Options"] == "nosniff")
+        #expect(reply.text.hasPrefix("/**/ typeof handle === 'function' && handle({\n  \"id\": 1,"))
+        #expect(reply.text.hasSuffix("});"))
+        let cleaned = try await server.get("/posts/1?callback=a%3Cb%3E.c")
+        #expect(cleaned.text.hasPrefix("/**/ typeof ab.c === 'function' && ab.c({"))
+        // `callback` is not a filter.
+        #expect(try await server.get("/posts?callback=f").text.hasPrefix("/**/ typeof f"))
+    }
 }

@@ -29,7 +29,8 @@ extension ListQuery {
         for filter in filters where filter.key != "callback" && filter.key != "_" {
             let path = filter.path
             let op = filter.operator
-            if op == .equal && !elements.contains(where: { ValuePath(filter.key).exists(in: $0) }) { continue }
+            let keyPath = ValuePath(filter.key)
+            if op == .equal && !elements.contains(where: { keyPath.exists(in: $0) }) { continue }
             var patterns: [Regex<AnyRegexOutput>] = []
             if op == .like {
                 for value in filter.values {
