@@ -1,4 +1,3 @@
-import Foundation
 import TetherHTTP1
 import TetherJSON
 
@@ -63,7 +62,14 @@ extension ListQuery {
 
     /// JavaScript's `String.prototype.replace` with a string pattern: the first occurrence only.
     static func replacingFirst(_ target: String, with replacement: String, in text: String) -> String {
-        guard let range = text.range(of: target) else { return text }
-        return text.replacingCharacters(in: range, with: replacement)
+        let haystack = Array(text.utf8)
+        let needle = Array(target.utf8)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return text }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<start + needle.count].elementsEqual(needle) {
+            let result = haystack[..<start] + Array(replacement.utf8) + haystack[(start + needle.count)...]
+            return String(decoding: result, as: UTF8.self)
+        }
+        return text
     }
 }
