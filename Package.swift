@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
         .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherServer"]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
-        .executableTarget(name: "tether-bench", dependencies: ["TetherJSON"]),
+        .executableTarget(name: "tether-bench", dependencies: ["TetherJSON", "TetherServer"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),

@@ -19,7 +19,9 @@ protocol Command {
 
 extension TetherCLI {
     /// Every command, in the order the help lists them.
-    static var commands: [any Command.Type] { [JSONCommand.self, HelpCommand.self, VersionCommand.self] }
+    static var commands: [any Command.Type] {
+        [JSONCommand.self, ServeCommand.self, HelpCommand.self, VersionCommand.self]
+    }
 
     /// The command called `name`, if there is one.
     static func command(named name: String) -> (any Command.Type)? {

@@ -1,0 +1,284 @@
+import Dispatch
+import Foundation
+import TetherServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `tether serve [db.json] [options]`: the local API server (json-server REST, Rakuten item search, images)
+/// until SIGINT or SIGTERM, then a graceful stop and exit code 0.
+///
+/// Usage mistakes exit 2 before anything starts; a database file that cannot be read or parsed, or a port
+/// that cannot be bound, exits 1. ``start(_:accessLog:)`` is the start path without signals, for tests.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "Run the local API server (REST, Rakuten search, images)"
+    static let synopsis = "[db.json] [options]"
+
+    /// The port when `--port` is not given (json-server's).
+    static let defaultPort = 3000
+
+    static var help: String {
+        """
+        USAGE: tether serve [db.json] [options]
+
+        Serves a json-server database (the built-in data set when no file is given), the Rakuten Ichiba item
+        search (/services/api/IchibaItem/Search/20220601) and generated images (/images/<id>) until Ctrl-C.
+        Writes are saved to the file unless --in-memory or --read-only is given.
+
+        OPTIONS:
+          --host <address>      The address to bind (default 127.0.0.1)
+          --port <n>            The port (default \(defaultPort); 0 picks a free one)
+          --read-only           Refuse writes with 403
+          --in-memory           Keep writes in memory; never write the file
+          --log                 Print one line per request
+          --no-rate-limit       Let the Rakuten search answer more than one request per second
+          --latency <range>     Add latency to every response: 150ms or 20ms..200ms
+          --fail-rate <r>       Answer this share of requests 503 (0 to 1)
+          --reset-rate <r>      Reset this share of connections mid-response (0 to 1)
+          --truncate-rate <r>   Cut this share of bodies short of their Content-Length (0 to 1)
+          --seed <n>            The seed of the random faults (default 0)
+          -h, --help            Show this help
+
+        A request can script its own faults with the X-Tether-Fault header or the _fault query parameter,
+        for example 'X-Tether-Fault: latency=150ms, status=503'.
+
+        """
+    }
+
+    /// The command line, read.
+    struct Options: Equatable {
+        var databaseFile: String?
+        var host = "127.0.0.1"
+        var port = ServeCommand.defaultPort
+        var writes = TetherServerApp.Options.Writes.persistent
+        var log = false
+        var rateLimit = true
+        var faults = FaultConfiguration.none
+    }
+
+    static func run(_ arguments: ArraySlice<String>, console: Console) throws(CLIError) -> Int32 {
+        guard let options = try parse(arguments) else {
+            console.print(help)
+            return ExitCode.success
+        }
+        let database = try openDatabase(options)
+        let session = ServeSession()
+        let app = try blocking { () async throws(CLIError) -> TetherServerApp in
+            try await start(options, database: database, accessLog: options.log ? session.log : nil)
+        }
+        if !TetherServerApp.isLoopback(host: options.host) {
+            console.printError(
+                "tether: warning: listening on \(options.host), so other machines can reach this server\n")
+        }
+        console.print(banner(for: app))
+
+        let sources = [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { session.requestStop() }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in sources { source.cancel() }
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+        while true {
+            let (lines, stop) = session.next()
+            for line in lines { console.print(line + "\n") }
+            if stop { break }
+        }
+        console.printError("tether: stopping\n")
+        try blocking { () async throws(CLIError) in await app.stop() }
+        for line in session.drain() { console.print(line + "\n") }
+        return ExitCode.success
+    }
+
+    /// Reads the command line; `nil` for `--help`.
+    ///
+    /// - Throws: ``CLIError/usage(_:hint:)`` for an unknown option, a missing or invalid value, conflicting
+    ///   flags or a second file.
+    static func parse(_ arguments: ArraySlice<String>) throws(CLIError) -> Options? {
+        let hint = "tether serve --help"
+        var options = Options()
+        var latency: String?
+        var failRate: String?
+        var resetRate: String?
+        var truncateRate: String?
+        var seed: String?
+        var readOnly = false
+        var inMemory = false
+        var optionsEnded = false
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                guard options.databaseFile == nil else { throw .usage("unexpected argument '\(argument)'", hint: hint) }
+                options.databaseFile = argument
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(CLIError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = rest.popFirst() else { throw .usage("option '\(name)' needs a value", hint: hint) }
+                return next
+            }
+            if inlineValue != nil, ["--read-only", "--in-memory", "--log", "--no-rate-limit", "--help"].contains(name) {
+                throw .usage("option '\(name)' takes no value", hint: hint)
+            }
+            switch name {
+            case "--": optionsEnded = true
+            case "-h", "--help": return nil
+            case "--host":
+                options.host = try value()
+                guard !options.host.isEmpty else { throw .usage("option '--host' needs an address", hint: hint) }
+            case "--port":
+                let text = try value()
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw .usage("invalid port '\(text)': expected 0 to 65535", hint: hint)
+                }
+                options.port = port
+            case "--read-only": readOnly = true
+            case "--in-memory": inMemory = true
+            case "--log": options.log = true
+            case "--no-rate-limit": options.rateLimit = false
+            case "--latency": latency = try value()
+            case "--fail-rate": failRate = try value()
+            case "--reset-rate": resetRate = try value()
+            case "--truncate-rate": truncateRate = try value()
+            case "--seed": seed = try value()
+            default: throw .usage("unknown option '\(argument)' for 'tether serve'", hint: hint)
+            }
+        }
+        if readOnly && inMemory { throw .usage("--read-only and --in-memory cannot be combined", hint: hint) }
+        options.writes = readOnly ? .readOnly : inMemory ? .inMemory : .persistent
+        do throws(ServerError) {
+            options.faults = try FaultConfiguration.parse(
+                latency: latency, failRate: failRate, resetRate: resetRate, truncateRate: truncateRate, seed: seed)
+        } catch {
+            throw .usage(error.message, hint: hint)
+        }
+        return options
+    }
+
+    /// Opens the database file, if the options name one.
+    ///
+    /// - Throws: ``CLIError/failure(_:)`` with the reason (the parse error's line and column for invalid JSON).
+    static func openDatabase(_ options: Options) throws(CLIError) -> JSONDatabase? {
+        guard let path = options.databaseFile else { return nil }
+        do throws(ServerError) {
+            return try TetherServerApp.openFile(URL(fileURLWithPath: path), writes: options.writes)
+        } catch {
+            throw .failure(error.message)
+        }
+    }
+
+    /// Starts the server the options describe, on `database` (opened by ``openDatabase(_:)``) or the
+    /// built-in data set; the start path of ``run(_:console:)`` without signals.
+    ///
+    /// - Throws: ``CLIError/failure(_:)`` when the server cannot listen (port in use, invalid host).
+    static func start(
+        _ options: Options, database: JSONDatabase? = nil, accessLog: (@Sendable (String) -> Void)? = nil
+    ) async throws(CLIError) -> TetherServerApp {
+        let appOptions = TetherServerApp.Options(
+            data: database.map { .database($0) } ?? .builtIn, writes: options.writes, host: options.host,
+            port: options.port, rakutenRateLimit: options.rateLimit, faults: options.faults, accessLog: accessLog)
+        do throws(ServerError) {
+            return try await TetherServerApp.start(appOptions)
+        } catch {
+            throw .failure("cannot serve on \(options.host) port \(options.port): \(error.message)")
+        }
+    }
+
+    /// What `tether serve` prints once it listens: the base URL and the routes.
+    static func banner(for app: TetherServerApp) -> String {
+        let base = app.baseURL.absoluteString
+        var text = "Tether server listening on \(base)\n\nResources\n"
+        for resource in app.resources { text += "  \(base)/\(resource)\n" }
+        text += """
+
+            Rakuten Ichiba item search
+              \(base)/services/api/IchibaItem/Search/20220601?applicationId=<any>&keyword=<keyword>
+
+            Images
+              \(base)/images/<id>?_ex=128x128
+
+            Press Ctrl-C to stop.
+
+            """
+        return text
+    }
+
+    /// Runs `body` as a task and blocks the calling thread until it ends. Only for the main thread of the
+    /// process: a thread of the concurrency pool must never block on a task.
+    private static func blocking<T: Sendable>(
+        _ body: @escaping @Sendable () async throws(CLIError) -> T
+    ) throws(CLIError) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do throws(CLIError) {
+                box.result = .success(try await body())
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+}
+
+/// A task's result, handed to the thread that waits for it (the semaphore orders the accesses).
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    var result: Result<T, CLIError>?
+}
+
+/// The running command's mailbox: access-log lines from connection threads and the stop request from the
+/// signal handlers, read by the command's thread.
+private final class ServeSession: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var stopRequested = false
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Queues a log line; called on connection threads.
+    @Sendable func log(_ line: String) {
+        lock.withLock { lines.append(line) }
+        wake.signal()
+    }
+
+    /// Asks the command to stop.
+    func requestStop() {
+        lock.withLock { stopRequested = true }
+        wake.signal()
+    }
+
+    /// Waits for a log line or the stop request; returns the queued lines and whether to stop.
+    func next() -> (lines: [String], stop: Bool) {
+        wake.wait()
+        return lock.withLock {
+            defer { lines = [] }
+            return (lines, stopRequested)
+        }
+    }
+
+    /// The queued lines, without waiting.
+    func drain() -> [String] {
+        lock.withLock {
+            defer { lines = [] }
+            return lines
+        }
+    }
+}
