@@ -18,7 +18,8 @@ struct Area {
 let areas = [
     Area(
         name: "json", summary: "Codable decoding and parsing against Foundation (JSONDecoder, JSONSerialization)",
-        run: JSONBench.run)
+        run: JSONBench.run),
+    Area(name: "server", summary: "The local API server against nginx on the same bytes (wrk)", run: ServerBench.run),
 ]
 
 let usage = """
