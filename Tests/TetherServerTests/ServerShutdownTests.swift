@@ -8,10 +8,12 @@ import TetherHTTP1
 struct ServerShutdownTests {
     @Test func stopLetsAnInFlightRequestFinishAndClosesIdleConnections() async throws {
         let entered = Gate()
+        let release = Gate()
         let slow = ClosureResponder { request in
             guard request.path == "/slow-stop" else { return nil }
             entered.open()
-            try? await Task.sleep(for: .milliseconds(300))
+            // Held until the server is stopping, so the response must be the one that says `Connection: close`.
+            await release.wait()
             return HTTPResponse(body: Array("done".utf8))
         }
         let server = HTTPServer(configuration: .init(), responders: [slow, testRoutes])
@@ -25,6 +27,10 @@ struct ServerShutdownTests {
         }
         #expect(try await onThread { entered.waitBlocking() })
         async let stopped: Void = server.stop()
+        while server.port != nil { try await Task.sleep(for: .milliseconds(5)) }
+        // `stop()` marks in-flight connections right after its accept loop ends; give it ample time under load.
+        try await Task.sleep(for: .milliseconds(300))
+        release.open()
         let response = try await onThread { try busy.readResponse() }
         let idleRest = try await onThread { try idle.readUntilClosed() }
         await stopped
