@@ -18,6 +18,23 @@ enum UTF8Validation {
         #endif
     }
 
+    /// For a byte that starts a multi-byte character: the character's length and the range its second byte must
+    /// fall in (RFC 3629 Table 3: no overlong forms, no surrogates, nothing above U+10FFFF); `nil` for a byte that
+    /// cannot start one. Later bytes are always 0x80...0xBF.
+    @inline(__always)
+    static func rule(forLead lead: UInt8) -> (length: Int, low: UInt8, high: UInt8)? {
+        switch lead {
+        case 0xC2...0xDF: (2, 0x80, 0xBF)
+        case 0xE0: (3, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80, 0xBF)
+        case 0xED: (3, 0x80, 0x9F)
+        case 0xF0: (4, 0x90, 0xBF)
+        case 0xF1...0xF3: (4, 0x80, 0xBF)
+        case 0xF4: (4, 0x80, 0x8F)
+        default: nil
+        }
+    }
+
     /// Whether `bytes` are valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
@@ -28,27 +45,7 @@ enum UTF8Validation {
                 i += 1
                 continue
             }
-            var length = 0
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0:
-                length = 3
-                low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED:
-                length = 3
-                high = 0x9F
-            case 0xF0:
-                length = 4
-                low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4:
-                length = 4
-                high = 0x8F
-            default: return false
-            }
+            guard let (length, low, high) = rule(forLead: lead) else { return false }
             guard i + length <= n, bytes[i + 1] >= low, bytes[i + 1] <= high else { return false }
             for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return false }
             i += length
