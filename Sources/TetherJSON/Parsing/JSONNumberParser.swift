@@ -64,7 +64,6 @@ enum JSONNumberParser {
                 i += 1
             }
         }
-        let integerEnd = i
         var isInteger = true
         var exponent = 0
         if i < end, base[i] == UInt8(ascii: ".") {
@@ -120,7 +119,6 @@ enum JSONNumberParser {
                     return (Tape.Entry(tag: .uint, payload: mantissa), i)
                 }
             }
-            _ = integerEnd
             return (Tape.Entry(tag: .bigNumber), i)
         }
 
