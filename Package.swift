@@ -5,6 +5,8 @@
 // Modules, bottom up (see ARCHITECTURE.md):
 // - TetherJSON: the JSON value, parser, writer, Codable decoder and encoder, lossy helpers.
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
+// - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
+// - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
 // - CZlib: the system zlib, for PNG images.
 // - TetherCLI: the commands behind the `tether` executable, as a library so tests can drive them.
@@ -17,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "TetherJSON", targets: ["TetherJSON"]),
         .library(name: "TetherHTTP1", targets: ["TetherHTTP1"]),
+        .library(name: "TetherHTTP", targets: ["TetherHTTP"]),
+        .library(name: "TetherHTTPTesting", targets: ["TetherHTTPTesting"]),
         .library(name: "TetherServer", targets: ["TetherServer"]),
         .executable(name: "tether", targets: ["tether"]),
         .executable(name: "tether-bench", targets: ["tether-bench"]),
@@ -24,6 +28,8 @@ let package = Package(
     targets: [
         .target(name: "TetherJSON"),
         .target(name: "TetherHTTP1"),
+        .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1"]),
+        .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
         .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherServer"]),
@@ -31,6 +37,9 @@ let package = Package(
         .executableTarget(name: "tether-bench", dependencies: ["TetherJSON", "TetherServer"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
+        .testTarget(
+            name: "TetherHTTPTests",
+            dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherCLITests", dependencies: ["TetherCLI", "TetherJSON"]),
     ]
