@@ -1,0 +1,123 @@
+import Foundation
+
+extension HTTPClient {
+    /// The response for `prepared`: from the cache, from a transfer already in flight, or from the network, as the
+    /// request's cache policy says; the cache is updated with what the network returns.
+    func obtain<Value>(
+        _ prepared: TransportRequest, request: Request<Value>, summary: RequestSummary, deadlines: Deadlines,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(HTTPError) -> Exchange {
+        let policy = request.retryPolicy ?? configuration.retryPolicy
+        let readsCache = prepared.method == .get || prepared.method == .head
+        guard let cache = configuration.cache, readsCache, prepared.body == nil else {
+            let exchange = try await network(
+                prepared, stored: nil, policy: policy, summary: summary, deadlines: deadlines, progress: progress)
+            if let cache = configuration.cache, !readsCache {
+                cache.invalidate(
+                    afterResponseTo: prepared.method, url: prepared.url, status: exchange.response.status.code,
+                    headers: exchange.response.headers)
+            }
+            return exchange
+        }
+
+        let cachePolicy = request.cachePolicy ?? configuration.cachePolicy
+        let lookup: HTTPCache.Lookup =
+            cachePolicy == .reload
+            ? .miss
+            : cache.lookup(method: prepared.method, url: prepared.url, requestHeaders: prepared.headers, now: Date())
+        switch (cachePolicy, lookup) {
+        case (.cacheOnly, .miss):
+            throw HTTPError(.notCached, request: summary)
+        case (_, .fresh(let stored)), (.cacheOnly, .stale(let stored, _)),
+            (.returnCacheElseLoad, .stale(let stored, _)):
+            return Exchange(cached: stored, source: .cache)
+        case (.staleWhileRevalidate, .stale(let stored, let validators)):
+            revalidateInBackground(prepared, stored: stored, validators: validators, policy: policy, summary: summary)
+            return Exchange(cached: stored, source: .cache)
+        case (_, .stale(let stored, let validators)):
+            var conditional = prepared
+            for field in validators { conditional.headers.set(field.name, field.value) }
+            return try await network(
+                conditional, stored: validators.isEmpty ? nil : stored, policy: policy, summary: summary,
+                deadlines: deadlines, progress: progress)
+        case (_, .miss):
+            return try await network(
+                prepared, stored: nil, policy: policy, summary: summary, deadlines: deadlines, progress: progress)
+        }
+    }
+
+    /// Sends `prepared` (sharing the transfer with identical requests in flight) and updates the cache with the
+    /// answer; a 304 for `stored` serves `stored` with the new headers.
+    func network(
+        _ prepared: TransportRequest, stored: CachedResponse?, policy: RetryPolicy, summary: RequestSummary,
+        deadlines: Deadlines, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(HTTPError) -> Exchange {
+        let work: @Sendable () async throws -> Exchange = { [self] in
+            let requestTime = Date()
+            var exchange = try await sendAttempts(
+                prepared, policy: policy, summary: summary, deadlines: deadlines, progress: progress)
+            guard let cache = configuration.cache, prepared.method == .get || prepared.method == .head else {
+                return exchange
+            }
+            let responseTime = Date()
+            let response = exchange.response
+            if response.status.code == 304, let stored {
+                let merged = cache.refresh(
+                    stored, with: response.headers, method: prepared.method, requestHeaders: prepared.headers,
+                    requestTime: requestTime, responseTime: responseTime)
+                exchange.response = TransportResponse(
+                    status: HTTPStatus(code: merged.status), headers: merged.headers, body: merged.body,
+                    url: response.url)
+                exchange.source = .revalidated
+            } else if prepared.method == .get {
+                _ = cache.store(
+                    CachedResponse(
+                        status: response.status.code, headers: response.headers, body: response.body,
+                        url: prepared.url, requestTime: requestTime, responseTime: responseTime),
+                    method: prepared.method, requestHeaders: prepared.headers)
+            }
+            return exchange
+        }
+        guard configuration.coalescesRequests, prepared.method == .get || prepared.method == .head,
+            prepared.body == nil
+        else {
+            do { return try await work() } catch { throw error as! HTTPError }
+        }
+        do {
+            return try await coalescer.value(for: CoalescingKey(prepared), work: work)
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw HTTPError(.cancelled, request: summary)
+        }
+    }
+
+    /// Revalidates a stale entry on a task of its own (stale-while-revalidate); failures only reach the monitors.
+    private func revalidateInBackground(
+        _ prepared: TransportRequest, stored: CachedResponse, validators: HTTPHeaders, policy: RetryPolicy,
+        summary: RequestSummary
+    ) {
+        var conditional = prepared
+        for field in validators { conditional.headers.set(field.name, field.value) }
+        let deadlines = Deadlines(perAttempt: prepared.timeout, total: configuration.totalTimeout, start: .now)
+        let request = conditional
+        Task {
+            do {
+                _ = try await network(
+                    request, stored: validators.isEmpty ? nil : stored, policy: policy, summary: summary,
+                    deadlines: deadlines, progress: nil)
+            } catch {
+                if let error = error as? HTTPError { notify(.failed(error)) }
+            }
+        }
+    }
+}
+
+extension Exchange {
+    init(cached: CachedResponse, source: Response<Void>.Source) {
+        self.init(
+            response: TransportResponse(
+                status: HTTPStatus(code: cached.status), headers: cached.headers, body: cached.body, url: cached.url),
+            source: source, attempts: 0, attemptDurations: [], rateLimitWait: .zero)
+    }
+}

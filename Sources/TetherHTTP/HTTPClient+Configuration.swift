@@ -1,0 +1,79 @@
+public import Foundation
+public import TetherJSON
+
+extension HTTPClient {
+    /// Everything about a client that is not per request. A value: build it, then give it to the client.
+    ///
+    /// ```swift
+    /// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!) {
+    ///     $0.timeout = .seconds(5)
+    ///     $0.cache = HTTPCache(configuration: .init(directory: cacheFolder))
+    ///     $0.rateLimits["app.rakuten.co.jp"] = .perSecond(1)
+    /// }
+    /// ```
+    public struct Configuration: Sendable {
+        /// Headers sent with every request (a request's own header of the same name wins).
+        public var headers: HTTPHeaders = ["Accept": "application/json", "User-Agent": "Tether/0.1"]
+        /// The deadline of one attempt, enforced by the client with sub-second precision.
+        public var timeout: Duration = .seconds(30)
+        /// The deadline of all attempts of one request together, waits included; `nil` for none.
+        public var totalTimeout: Duration?
+        /// When to retry.
+        public var retryPolicy: RetryPolicy = .default
+        /// The most retries interceptors may ask for in one request (``RetryDecision/retry``), beyond the policy's.
+        public var maximumInterceptorRetries = 2
+        /// The HTTP cache; `nil` (the default) for none.
+        public var cache: HTTPCache?
+        /// How requests use the cache unless they say otherwise.
+        public var cachePolicy: CachePolicy = .useProtocol
+        /// Interceptors, in order.
+        public var interceptors: [any HTTPInterceptor] = []
+        /// Decodes JSON bodies.
+        public var decoder = TetherJSONDecoder()
+        /// Encodes ``RequestBody/json(_:)-(Value)`` bodies.
+        public var encoder = TetherJSONEncoder()
+        /// The largest response body accepted; a larger one fails with ``HTTPError/Kind/responseTooLarge(limit:)``.
+        public var maximumResponseSize = 64 << 20
+        /// Connections per host for the default transport.
+        public var maximumConnectionsPerHost = 6
+        /// Redirects followed per attempt.
+        public var maximumRedirects = 5
+        /// Statuses accepted as success.
+        public var acceptableStatuses = 200..<300
+        /// Request rates per host name (lowercase), for example `["app.rakuten.co.jp": .perSecond(1)]`.
+        public var rateLimits: [String: RateLimit] = [:]
+        /// Whether concurrent identical GET and HEAD requests share one transfer.
+        public var coalescesRequests = true
+        /// Receivers of every event.
+        public var monitors: [any HTTPEventMonitor] = []
+        /// Query items whose values never appear in logs, errors or `curl` descriptions (case-insensitive).
+        /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` headers are always hidden.
+        public var redactedQueryItems: Set<String> = [
+            "applicationId", "accessKey", "affiliateId", "access_token", "api_key", "apiKey", "token", "secret",
+        ]
+        /// Decodes an API's error body (such as Rakuten's `{"error", "error_description"}`) for
+        /// ``HTTPError/StatusFailure/apiError``.
+        public var apiErrorDecoder: APIErrorDecoder?
+        /// The transport; `nil` (the default) for a ``URLSessionTransport``.
+        public var transport: (any HTTPTransport)?
+
+        public init() {}
+    }
+}
+
+/// Turns an error body into an error value for ``HTTPError/StatusFailure/apiError``.
+public struct APIErrorDecoder: Sendable {
+    let decode: @Sendable (HTTPStatus, HTTPHeaders, Data) -> (any Error)?
+
+    /// A decoder from a closure; return `nil` when the body is not an API error.
+    public init(_ decode: @escaping @Sendable (HTTPStatus, HTTPHeaders, Data) -> (any Error)?) {
+        self.decode = decode
+    }
+
+    /// Decodes bodies as JSON into `type`; bodies that do not decode give no API error.
+    ///
+    /// Give `type` a `LocalizedError` conformance and ``HTTPError/message`` shows its `errorDescription`.
+    public static func json<APIError: Decodable & Error>(_ type: APIError.Type) -> APIErrorDecoder {
+        APIErrorDecoder { _, _, body in try? TetherJSONDecoder().decode(APIError.self, from: body) }
+    }
+}

@@ -1,0 +1,83 @@
+public import Foundation
+
+/// A successful answer: the decoded value with everything the client knows about how it was obtained.
+public struct Response<Value: Sendable>: Sendable {
+    /// Where a response came from.
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        /// A network transfer with a full body.
+        case network
+        /// The cache, without asking the server.
+        case cache
+        /// The cache, after the server confirmed it with 304 Not Modified.
+        case revalidated
+
+        public var description: String {
+            switch self {
+            case .network: "network"
+            case .cache: "cache"
+            case .revalidated: "revalidated"
+            }
+        }
+    }
+
+    /// The decoded body.
+    public var value: Value
+    /// The status (for a revalidated response, the stored one, usually 200).
+    public var status: HTTPStatus
+    /// The response headers.
+    public var headers: HTTPHeaders
+    /// The raw body.
+    public var data: Data
+    /// The URL the answer came from, after redirects.
+    public var url: URL
+    /// Network, cache or revalidated.
+    public var source: Source
+    /// Network attempts made (0 when served from the cache alone).
+    public var attempts: Int
+    /// Timings measured by the client.
+    public var metrics: Metrics
+
+    init(
+        value: Value, status: HTTPStatus, headers: HTTPHeaders, data: Data, url: URL, source: Source, attempts: Int,
+        metrics: Metrics
+    ) {
+        self.value = value
+        self.status = status
+        self.headers = headers
+        self.data = data
+        self.url = url
+        self.source = source
+        self.attempts = attempts
+        self.metrics = metrics
+    }
+
+    /// The same response with another value.
+    public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> Response<Other> {
+        let source: Response<Other>.Source =
+            switch source {
+            case .network: .network
+            case .cache: .cache
+            case .revalidated: .revalidated
+            }
+        return Response<Other>(
+            value: try transform(value), status: status, headers: headers, data: data, url: url, source: source,
+            attempts: attempts, metrics: metrics)
+    }
+}
+
+/// Timings of one `send`, measured by the client with a monotonic clock (URLSession's metrics are not delivered
+/// on Linux).
+public struct Metrics: Sendable, Hashable {
+    /// Wall-clock time when `send` started.
+    public var startDate: Date
+    /// From the start of `send` to the decoded value.
+    public var total: Duration
+    /// The duration of each network attempt, in order.
+    public var attempts: [Duration]
+    /// Time spent waiting for the per-host rate limit.
+    public var rateLimitWait: Duration
+    /// Time spent decoding the body.
+    public var decoding: Duration
+    /// Bytes of the response body.
+    public var bytesReceived: Int
+}
