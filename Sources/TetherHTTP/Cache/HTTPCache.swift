@@ -1,0 +1,194 @@
+public import Foundation
+import Synchronization
+
+/// TetherHTTP's HTTP cache: RFC 9111 private-cache behaviour for GET and HEAD, with a memory tier and an optional
+/// disk tier.
+///
+/// ```swift
+/// let cache = HTTPCache(configuration: .init(directory: cachesURL.appendingPathComponent("http")))
+/// cache.removeResponses(for: URL(string: "https://api.example.com/posts/1")!)
+/// ```
+///
+/// The client consults it around each GET and HEAD: ``lookup(method:url:requestHeaders:now:)`` before sending
+/// (fresh: serve; stale: add the validators), ``store(_:method:requestHeaders:)`` after a full response,
+/// ``refresh(_:with:method:requestHeaders:requestTime:responseTime:)`` after a 304, and
+/// ``invalidate(afterResponseTo:url:status:headers:)`` after any other method.
+///
+/// What it implements: freshness from `max-age`, `Expires` with `Date`, `Age` and the request and response
+/// times (``Freshness``); `no-store`, `no-cache`, `must-revalidate` and `private` (stored: this is a private
+/// cache; `s-maxage` is ignored); `Vary`, with `Vary: *` never matching; `ETag`/`If-None-Match` and
+/// `Last-Modified`/`If-Modified-Since` validation with a 304 merging its header fields into the stored response;
+/// the request's `no-cache`, `no-store`, `max-age`, `min-fresh` and `max-stale`; invalidation by unsafe methods;
+/// opt-in heuristic freshness and a fixed time-to-live for APIs that send neither freshness nor validators.
+///
+/// One entry is kept per URL: a response that varies differently replaces the one stored. Entries go to both
+/// tiers; a disk hit is copied into memory.
+///
+/// - Thread safety: `Sendable`; every method may be called from any thread or task. The memory tier sits behind
+///   one `Mutex` held only for dictionary-sized work; the disk tier serialises its file I/O behind its own.
+///   Calls are synchronous and may do disk I/O: call them from background tasks, not from the main actor.
+public final class HTTPCache: Sendable {
+    public let configuration: Configuration
+
+    private let memory: Mutex<MemoryCacheTier>
+    private let disk: DiskCacheTier?
+    private let diskOpeningError: String?
+
+    /// A cache with `configuration`, creating its directory (mode 0700) when one is set.
+    ///
+    /// Never throws: when the directory cannot be created or used the cache runs without a disk tier, and
+    /// ``diskError`` says why.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        memory = Mutex(MemoryCacheTier(costLimit: configuration.memoryCostLimit))
+        if let directory = configuration.directory {
+            do {
+                disk = try DiskCacheTier(directory: directory, sizeLimit: configuration.diskSizeLimit)
+                diskOpeningError = nil
+            } catch {
+                disk = nil
+                diskOpeningError = error.reason
+            }
+        } else {
+            disk = nil
+            diskOpeningError = nil
+        }
+    }
+
+    /// Why the disk tier is off, or why its last write failed; `nil` when all is well or there is no directory.
+    public var diskError: String? { diskOpeningError ?? disk?.lastError }
+
+    /// Whether a disk tier is in use.
+    public var hasDiskTier: Bool { disk != nil }
+
+    /// The memory tier's current cost in bytes (body bytes plus a header estimate per entry).
+    public var memoryCost: Int { memory.withLock { $0.cost } }
+
+    /// The disk tier's current size in bytes of entry files; `0` without a disk tier.
+    public var diskSize: Int { disk?.size ?? 0 }
+
+    /// Removes every stored response from both tiers, deleting the entry files.
+    public func removeAll() {
+        memory.withLock { $0.removeAll() }
+        disk?.removeAll()
+    }
+
+    /// Removes the response stored for `url` (its fragment ignored) from both tiers.
+    ///
+    /// - Complexity: O(1) plus one file deletion.
+    public func removeResponses(for url: URL) {
+        let key = CacheKey.key(for: url)
+        memory.withLock { $0.remove(key) }
+        disk?.remove(key)
+    }
+
+    // MARK: - Used by the client
+
+    /// What the cache has for a request at `now`.
+    ///
+    /// `.miss` for methods other than GET and HEAD, for a request with `Cache-Control: no-store` or a `Range`,
+    /// when nothing is stored, and when the stored response's `Vary` fields do not match. Otherwise `.fresh` or
+    /// `.stale` as ``CacheEntry/lookup(_:now:)`` decides; a request with `no-cache` (or `Pragma: no-cache`) or
+    /// `max-age=0` gets `.stale`. HEAD is answered from the stored GET.
+    ///
+    /// - Complexity: O(1) for a memory hit (plus O(h) header work); a disk hit adds one file read.
+    func lookup(method: HTTPMethod, url: URL, requestHeaders: HTTPHeaders, now: Date) -> Lookup {
+        guard method == .get || method == .head, !requestHeaders.contains("Range") else { return .miss }
+        let requestDirectives = CacheControl(requestHeaders, isRequest: true)
+        guard !requestDirectives.noStore, let entry = entry(for: CacheKey.key(for: url)),
+            entry.matches(requestHeaders)
+        else { return .miss }
+        return entry.lookup(requestDirectives, now: now)
+    }
+
+    /// Stores a full response to a GET when RFC 9111 allows it (``CacheStorability``), replacing the entry for
+    /// its URL; returns whether it was stored.
+    ///
+    /// Hop-by-hop header fields are dropped first. A successful (2xx) response that may not be stored removes the
+    /// entry for its URL, which it supersedes. `response.url` must be the request's URL.
+    ///
+    /// - Complexity: O(h) header work, O(1) memory work plus evictions, and a file write with a disk tier.
+    @discardableResult
+    func store(_ response: CachedResponse, method: HTTPMethod, requestHeaders: HTTPHeaders) -> Bool {
+        var response = response
+        response.headers = StoredHeaders.storable(response.headers)
+        let key = CacheKey.key(for: response.url)
+        let entry = CacheEntry(
+            key: key, response: response, requestHeaders: requestHeaders, configuration: configuration)
+        guard CacheStorability.allows(entry, method: method, requestHeaders: requestHeaders) else {
+            if method == .get, (200..<300).contains(response.status) {
+                memory.withLock { $0.remove(key) }
+                disk?.remove(key)
+            }
+            return false
+        }
+        let keptInMemory = memory.withLock { $0.isEnabled && $0.insert(entry) }
+        let keptOnDisk =
+            disk?.save(CacheEntryCodec.Record(key: key, response: response, varyFields: entry.varyFields)) ?? false
+        return keptInMemory || keptOnDisk
+    }
+
+    /// Merges a 304 (Not Modified) into `stored` (RFC 9111 §3.2, §4.3.4), stores the result and returns it for the
+    /// client to serve.
+    ///
+    /// The 304's header fields replace the stored ones of the same names (new fields win; `Content-Length` and
+    /// hop-by-hop fields are kept), the body is kept, and the request and response times become those of the
+    /// validating exchange, which renews the freshness. `method` may be GET or HEAD: either refreshes the stored
+    /// GET. When the merged response may no longer be stored (the 304 says `no-store`, say) the entry is removed,
+    /// and the merged response is still returned.
+    func refresh(
+        _ stored: CachedResponse, with notModified: HTTPHeaders, method: HTTPMethod, requestHeaders: HTTPHeaders,
+        requestTime: Date, responseTime: Date
+    ) -> CachedResponse {
+        var merged = stored
+        merged.headers = StoredHeaders.merging(stored.headers, with: notModified)
+        merged.requestTime = requestTime
+        merged.responseTime = responseTime
+        store(merged, method: .get, requestHeaders: requestHeaders)
+        return merged
+    }
+
+    /// Removes the response stored for `url` (RFC 9111 §4.4, for a request with an unsafe method).
+    func invalidate(url: URL) { removeResponses(for: url) }
+
+    /// Applies RFC 9111 §4.4 after a response to `method`: when the method is unsafe (anything but GET, HEAD,
+    /// OPTIONS and TRACE) and the status is 2xx or 3xx, removes the responses stored for `url` and for the
+    /// `Location` and `Content-Location` URLs of the same origin.
+    func invalidate(afterResponseTo method: HTTPMethod, url: URL, status: Int, headers: HTTPHeaders) {
+        let safe: Set<HTTPMethod> = [.get, .head, .options, "TRACE"]
+        guard !safe.contains(method), (200..<400).contains(status) else { return }
+        invalidate(url: url)
+        for name in ["Location", "Content-Location"] {
+            guard let value = headers[name], let target = URL(string: CacheText.trimmed(value), relativeTo: url),
+                Self.sameOrigin(target.absoluteURL, url)
+            else { continue }
+            invalidate(url: target.absoluteURL)
+        }
+    }
+
+    // MARK: - Internals
+
+    /// The memory tier's count and order, least recently used first, for tests.
+    var memoryKeysOldestFirst: [String] { memory.withLock { $0.keysOldestFirst } }
+
+    /// The entry for `key` from memory, else from disk (then copied into memory).
+    private func entry(for key: String) -> CacheEntry? {
+        if let entry = memory.withLock({ $0.entry(for: key) }) { return entry }
+        guard let record = disk?.load(key) else { return nil }
+        let entry = CacheEntry(
+            key: record.key, response: record.response, varyFields: record.varyFields, configuration: configuration)
+        memory.withLock { tier in
+            if tier.isEnabled { tier.insert(entry) }
+        }
+        return entry
+    }
+
+    private static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int?) {
+            let scheme = CacheText.lowercased(url.scheme ?? "")
+            let defaultPort = scheme == "https" ? 443 : scheme == "http" ? 80 : nil
+            return (scheme, CacheText.lowercased(url.host ?? ""), url.port ?? defaultPort)
+        }
+        return origin(a) == origin(b)
+    }
+}
