@@ -15,11 +15,6 @@ public struct RequestBody: Sendable {
     /// The `Content-Type` sent with the body (a request header of the same name wins).
     public var contentType: String
 
-    init(content: Content, contentType: String) {
-        self.content = content
-        self.contentType = contentType
-    }
-
     /// `value` encoded as JSON, `Content-Type: application/json`.
     public static func json<Value: Encodable & Sendable>(_ value: Value) -> RequestBody {
         RequestBody(content: .json({ encoder in try encoder.encode(value) }), contentType: "application/json")

@@ -37,20 +37,6 @@ public struct Response<Value: Sendable>: Sendable {
     /// Timings measured by the client.
     public var metrics: Metrics
 
-    init(
-        value: Value, status: HTTPStatus, headers: HTTPHeaders, data: Data, url: URL, source: Source, attempts: Int,
-        metrics: Metrics
-    ) {
-        self.value = value
-        self.status = status
-        self.headers = headers
-        self.data = data
-        self.url = url
-        self.source = source
-        self.attempts = attempts
-        self.metrics = metrics
-    }
-
     /// The same response with another value.
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> Response<Other> {
         let source: Response<Other>.Source =
