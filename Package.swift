@@ -32,16 +32,16 @@ let package = Package(
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
-        .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherServer"]),
+        .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherHTTP", "TetherServer"]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
-        .executableTarget(name: "tether-bench", dependencies: ["TetherJSON", "TetherServer"]),
+        .executableTarget(name: "tether-bench", dependencies: ["TetherJSON", "TetherHTTP", "TetherServer"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
         .testTarget(
             name: "TetherHTTPTests",
             dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
-        .testTarget(name: "TetherCLITests", dependencies: ["TetherCLI", "TetherJSON"]),
+        .testTarget(name: "TetherCLITests", dependencies: ["TetherCLI", "TetherJSON", "TetherServer"]),
     ]
 )
 
