@@ -40,7 +40,7 @@ extension HTTPCache {
     }
 
     /// `lookup` for a GET of `url` at `now`.
-    func get(_ url: URL = cacheTestURL, _ headers: HTTPHeaders = [:], at now: Date) -> Lookup {
+    func get(_ headers: HTTPHeaders = [:], url: URL = cacheTestURL, at now: Date) -> Lookup {
         lookup(method: .get, url: url, requestHeaders: headers, now: now)
     }
 }
