@@ -102,14 +102,13 @@ func withJSONServer<Value>(
 }
 
 /// Serves jsonplaceholder's `db.json`: by default one read-only copy shared between tests (for reads);
-/// `writable` reads the fixture again into memory, so the test's writes are its own and the fixture is never
-/// written.
+/// `writable` gives the test a copy of its own, in memory (the fixture file is never written).
 func withJSONPlaceholderServer<Value>(
     writable: Bool = false, _ body: (LiveServer) async throws -> Value
 ) async throws -> Value {
     let database =
         writable
-        ? try JSONDatabase(contentsOf: JSONServerFixtures.jsonPlaceholderURL, mode: .inMemory)
+        ? try JSONDatabase(JSONPlaceholder.database, mode: .inMemory)
         : try JSONPlaceholder.sharedReadOnly()
     return try await withJSONServer(database, .init(), body)
 }
