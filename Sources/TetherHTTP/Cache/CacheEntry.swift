@@ -69,7 +69,9 @@ struct CacheEntry: Sendable {
     /// How the entry answers a request with `requestDirectives` at `now` (RFC 9111 §4.2, §4.3.1, §5.2.1):
     /// fresh when its age is below its lifetime, the request's `max-age` and `min-fresh` are met, and neither
     /// side says `no-cache`; a request's `max-stale` lets a stale entry through unless it is `must-revalidate`.
-    /// Otherwise stale, with the conditional headers to validate it (empty when it has no validator).
+    /// A fresh response is served with an `Age` field holding its current age in whole seconds; the stored one is
+    /// unchanged. Otherwise stale, with the stored response and the conditional headers to validate it (empty when
+    /// it has no validator).
     func lookup(_ requestDirectives: CacheControl, now: Date) -> HTTPCache.Lookup {
         let age = freshness.currentAge(at: now)
         let remaining = freshness.lifetime - age
@@ -80,6 +82,10 @@ struct CacheEntry: Sendable {
         if let maxAge = requestDirectives.maxAge, !(age < Double(maxAge)) { usable = false }
         if let minFresh = requestDirectives.minFresh, remaining < Double(minFresh) { usable = false }
         if requestDirectives.noCache || freshness.requiresValidation { usable = false }
-        return usable ? .fresh(response) : .stale(response, validators: validators)
+        guard usable else { return .stale(response, validators: validators) }
+        // RFC 9111 §5.1: a response served without validation carries its current age.
+        var served = response
+        served.headers.set("Age", String(Int(min(age.rounded(.down), Double(CacheControl.deltaSecondsCap)))))
+        return .fresh(served)
     }
 }

@@ -42,7 +42,7 @@ import Testing
             let fileMode = try permissions(directory.appendingPathComponent(try #require(names.first)).path)
             #expect(fileMode == 0o600)
             #expect(cache.diskSize > 100)
-            #expect(cache.get(url: url("posts/1"), at: at(1)).freshResponse == response())
+            #expect(cache.get(url: url("posts/1"), at: at(1)).freshResponse == response().aged(1))
         }
     }
 
@@ -67,7 +67,7 @@ import Testing
             let second = diskCache(directory, memory: true)
             #expect(second.diskSize == size)
             #expect(second.memoryCost == 0)
-            #expect(second.get(url: url("posts/1"), at: at(1)).freshResponse == response())
+            #expect(second.get(url: url("posts/1"), at: at(1)).freshResponse == response().aged(1))
             // The disk hit was copied into memory.
             #expect(second.memoryCost > 0)
         }
@@ -216,6 +216,21 @@ import Testing
             let onAFile = HTTPCache(configuration: .init(directory: file))
             #expect(!onAFile.hasDiskTier)
             #expect(onAFile.diskError != nil)
+        }
+    }
+
+    @Test func aFailedWriteIsReportedNotFatal() throws {
+        try withTemporaryDirectory { directory in
+            let cache = diskCache(directory)
+            #expect(cache.store(response("p/0"), method: .get, requestHeaders: [:]))
+            try FileManager.default.removeItem(at: directory.url)
+
+            #expect(!cache.store(response("p/1"), method: .get, requestHeaders: [:]))
+            let reason = try #require(cache.diskError)
+            #expect(reason.contains("open"))
+            #expect(cache.get(url: url("p/0"), at: at(1)).isMiss)
+            #expect(cache.get(url: url("p/1"), at: at(1)).isMiss)
+            #expect(cache.diskSize == 0)
         }
     }
 

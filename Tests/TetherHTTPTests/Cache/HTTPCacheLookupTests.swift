@@ -13,8 +13,8 @@ import Testing
     @Test func freshByMaxAgeUntilTheLifetimeEnds() throws {
         let response = cachedResponse(["Cache-Control": "max-age=60"])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).freshResponse == response)
-        #expect(cache.get(at: at(59.5)).freshResponse == response)
+        #expect(cache.get(at: at(0)).freshResponse == response.aged(0))
+        #expect(cache.get(at: at(59.5)).freshResponse == response.aged(59))
         #expect(cache.get(at: at(60)).staleResponse == response)
     }
 
@@ -30,6 +30,14 @@ import Testing
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
         #expect(cache.get(at: at(9)).freshResponse != nil)
         #expect(cache.get(at: at(11)).staleResponse != nil)
+    }
+
+    @Test func freshResponsesAreServedWithTheirCurrentAgeAndTheStoredOneIsUnchanged() throws {
+        let response = cachedResponse(["Cache-Control": "max-age=600", "Age": "100"])
+        #expect(cache.store(response, method: .get, requestHeaders: [:]))
+        let served = try #require(cache.get(at: at(20)).freshResponse)
+        #expect(served.headers.values(for: "Age") == ["120"])
+        #expect(cache.get(["Cache-Control": "no-cache"], at: at(20)).staleResponse == response)
     }
 
     @Test func staleResponsesCarryTheirValidators() {

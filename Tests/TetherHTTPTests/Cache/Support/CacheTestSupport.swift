@@ -24,6 +24,15 @@ func cachedResponse(
         responseTime: responseTime)
 }
 
+extension CachedResponse {
+    /// The response as a fresh lookup serves it: with `Age: seconds`.
+    func aged(_ seconds: Int) -> CachedResponse {
+        var response = self
+        response.headers.set("Age", String(seconds))
+        return response
+    }
+}
+
 extension HTTPCache.Lookup {
     var isMiss: Bool { if case .miss = self { true } else { false } }
     var freshResponse: CachedResponse? { if case .fresh(let response) = self { response } else { nil } }
