@@ -52,20 +52,27 @@ struct LiveServer: Sendable {
         try await send("GET", target, headers: headers)
     }
 
+    /// Sends `GET target` on a new connection: the response, or how reading it failed (a response cut short by
+    /// a fault, a timeout).
+    func attempt(_ target: String, headers: [(String, String)] = []) async throws -> Result<RawResponse, RawClientError>
+    {
+        let text = requestText("GET", target, headers: headers)
+        let port = port
+        return try await onThread { () -> Result<RawResponse, RawClientError> in
+            let client = try RawHTTPClient(port: port)
+            do {
+                return .success(try client.exchange(text))
+            } catch let error as RawClientError {
+                return .failure(error)
+            }
+        }
+    }
+
     /// Sends `GET target` on a new connection where the response is expected to be cut short, and returns how
     /// it failed (`nil` when a whole response came).
     func failure(_ target: String, headers: [(String, String)] = []) async throws -> RawClientError? {
-        let text = requestText("GET", target, headers: headers)
-        let port = port
-        return try await onThread { () -> RawClientError? in
-            let client = try RawHTTPClient(port: port)
-            do {
-                _ = try client.exchange(text)
-                return nil
-            } catch let error as RawClientError {
-                return error
-            }
-        }
+        guard case .failure(let error) = try await attempt(target, headers: headers) else { return nil }
+        return error
     }
 }
 
