@@ -114,6 +114,32 @@ struct JSONServerQueriesOverSocketsTests {
         }
     }
 
+    @Test func filtersAndSortsFollowJavaScriptComparisons() async throws {
+        try await withJSONPlaceholderServer { server in
+            let users = JSONPlaceholder.collection("users")
+            // A nested sort key.
+            let cities = try await server.get("/users?_sort=address.city").json?.array?.compactMap {
+                $0["address"]["city"].string
+            }
+            #expect(cities == users.compactMap { $0["address"]["city"].string }.sorted())
+            // `_like` reads numbers as text.
+            #expect(try await server.get("/posts?id_like=%5E1").ids == [1] + Array(10...19) + [100])
+            // `_gte` on text compares text; the latitudes are strings, so "0" is below every positive one.
+            let names = try await server.get("/users?username_gte=M").json?.array?.compactMap { $0["username"].string }
+            #expect(names == users.compactMap { $0["username"].string }.filter { $0 >= "M" })
+            let north = users.filter { $0["address"]["geo"]["lat"].string?.hasPrefix("-") == false }
+            #expect(try await server.get("/users?address.geo.lat_gte=0").ids == north.compactMap { $0["id"].int })
+            // `q` matches numbers and `true` as text, and skips `false`.
+            let done = JSONPlaceholder.collection("todos").filter { $0["completed"] == true }
+            #expect(try await server.get("/todos?q=true").ids == done.compactMap { $0["id"].int })
+            #expect(try await server.get("/todos?q=false").text == "[]")
+            #expect(try await server.get("/posts?q=100").ids == [100])
+            // Sorted, then sliced.
+            let slice = try await server.get("/users?_sort=address.city&_order=desc&_start=2&_end=4")
+            #expect(slice.json?.array?.compactMap { $0["address"]["city"].string } == ["South Christy", "Roscoeview"])
+        }
+    }
+
     @Test func fullTextSearch() async throws {
         try await withJSONPlaceholderServer { server in
             let found = try await server.get("/posts?q=dolorem")

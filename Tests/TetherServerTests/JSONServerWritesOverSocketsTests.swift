@@ -182,6 +182,43 @@ struct JSONServerWritesOverSocketsTests {
         }
     }
 
+    @Test func concurrentEditsWithOneETagOverManyConnectionsLetExactlyOneWin() async throws {
+        try await withJSONPlaceholderServer(writable: true) { server in
+            let tag = try #require(try await server.get("/posts/7").header("ETag"))
+            let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        let reply = try await server.send(
+                            "PATCH", "/posts/7", body: #"{"title": "edit \#(index)"}"#, headers: [("If-Match", tag)])
+                        return (index, reply.status)
+                    }
+                }
+                return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+            }
+            let winners = statuses.filter { $0.value == 200 }.map(\.key)
+            #expect(winners.count == 1)
+            #expect(statuses.values.filter { $0 == 412 }.count == 9)
+            let winner = try #require(winners.first)
+            #expect(try await server.get("/posts/7").json?["title"].string == "edit \(winner)")
+        }
+    }
+
+    @Test func writesHonourDelayAndCORS() async throws {
+        try await withJSONPlaceholderServer(writable: true) { server in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let created = try await server.send(
+                "POST", "/posts?_delay=100", body: "{}", headers: [("Origin", "http://app.example")])
+            #expect(clock.now - start >= .milliseconds(100))
+            #expect(created.status == 201)
+            #expect(created.header("Access-Control-Allow-Origin") == "http://app.example")
+            #expect(created.header("Access-Control-Allow-Credentials") == "true")
+            // `_delay` is not stored; the Location is json-server's `getFullURL(req) + "/" + id`, query included.
+            #expect(created.json == ["id": 101])
+            #expect(created.header("Location") == "\(server.base)/posts?_delay=100/101")
+        }
+    }
+
     @Test func anIdempotencyKeyAppliesAWriteOnce() async throws {
         try await withJSONPlaceholderServer(writable: true) { server in
             let key = [("Idempotency-Key", "create-1")]
