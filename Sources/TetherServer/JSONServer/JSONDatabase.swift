@@ -101,11 +101,14 @@ public actor JSONDatabase {
     /// The current version, on the actor, for writes.
     var current: DatabaseState { state }
 
-    /// Makes `next` the current version: writes it to the file first in persistent mode.
+    /// Makes `next` the current version: writes it to the file first in persistent mode. The version is
+    /// published with an empty read cache, so no response cached for an earlier version is served again.
     ///
     /// - Throws: ``ServerError`` with code ``ServerError/Code/databaseIO`` when the file cannot be replaced;
     ///   then nothing changes.
     func commit(_ next: DatabaseState) throws(ServerError) {
+        var next = next
+        next.invalidateReads()
         if case .persistent(let url) = mode {
             try AtomicFileWriter.write(JSONServerBody.bytes(.object(next.root)), to: url)
         }

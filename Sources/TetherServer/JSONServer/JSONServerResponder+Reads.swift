@@ -3,7 +3,24 @@ import TetherJSON
 
 extension JSONServerResponder {
     /// `GET` of a collection (filtered, sorted, sliced, related), an item or a singular resource.
+    ///
+    /// The response is a function of the state, the request target and the `Host` header (the `Link` URLs of a
+    /// page repeat it), so it is computed once per state and target and then served from the state's
+    /// ``ReadCache``: body bytes and `ETag` included.
     func read(_ route: JSONServerRoute, request: HTTPRequest, state: DatabaseState) -> HTTPResponse {
+        let key = Self.readCacheKey(for: request)
+        if let cached = state.reads.response(for: key) { return cached }
+        let response = uncachedRead(route, request: request, state: state)
+        state.reads.store(response, for: key)
+        return response
+    }
+
+    /// The ``ReadCache`` key of a read: the target, a NUL (which a target cannot hold) and the `Host` header.
+    static func readCacheKey(for request: HTTPRequest) -> String {
+        request.target + "\u{0}" + (request.headers["Host"] ?? "")
+    }
+
+    private func uncachedRead(_ route: JSONServerRoute, request: HTTPRequest, state: DatabaseState) -> HTTPResponse {
         let suffix = database.foreignKeySuffix
         switch route {
         case .collection(let name, let nested):

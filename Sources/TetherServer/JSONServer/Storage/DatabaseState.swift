@@ -12,6 +12,8 @@ struct DatabaseState: Sendable {
     private(set) var root: JSON.Object
     /// For each collection, `String(id)` → the position of the first element with that id.
     private var indexes: [String: [String: Int]] = [:]
+    /// The reads already answered from this version; replaced (emptied) by every change.
+    private(set) var reads = ReadCache()
 
     /// The state for `root`, whose values must be arrays or objects (see ``JSONDatabase``).
     init(root: JSON.Object) {
@@ -68,14 +70,22 @@ struct DatabaseState: Sendable {
         return (position, object)
     }
 
-    /// Replaces the collection `name`, re-indexing it.
+    /// Replaces the collection `name`, re-indexing it and emptying the read cache.
     mutating func setCollection(_ name: String, _ elements: [JSON]) {
         root[name] = .array(elements)
         indexes[name] = Self.index(elements)
+        invalidateReads()
     }
 
-    /// Replaces the singular resource `name`.
+    /// Replaces the singular resource `name`, emptying the read cache.
     mutating func setSingular(_ name: String, _ object: JSON.Object) {
         root[name] = .object(object)
+        invalidateReads()
+    }
+
+    /// Gives this version a new, empty read cache, so that no response computed from an earlier version (which
+    /// shared the cache before this copy changed) is served from it.
+    mutating func invalidateReads() {
+        reads = ReadCache()
     }
 }

@@ -25,15 +25,9 @@ extension Connection {
     private func awaitResponse(to request: HTTPRequest, plan: FaultPlan?) -> HTTPResponse? {
         let handoff = makeHandoff(of: HTTPResponse.self)
         let core = self.core
-        let task = startTask { handoff.push(await core.response(to: request, plan: plan)) }
-        guard
-            core.registry.beginWork(
-                id,
-                abandon: {
-                    handoff.abandon()
-                    task.cancel()
-                })
-        else { return nil }
+        guard startWork(handoff, { handoff.push(await core.response(to: request, plan: plan)) }) != nil else {
+            return nil
+        }
         defer { core.registry.endWork(id) }
         return wait(for: handoff)
     }
@@ -119,18 +113,11 @@ extension Connection {
         guard socket.send(head) else { return (false, 0) }
         if framing == .none { return (true, 0) }
         let handoff = makeHandoff(of: [UInt8].self)
-        let task = startTask {
+        let work = startWork(handoff) {
             for await chunk in stream { handoff.push(chunk) }
             handoff.finish()
         }
-        guard
-            core.registry.beginWork(
-                id,
-                abandon: {
-                    handoff.abandon()
-                    task.cancel()
-                })
-        else { return (false, 0) }
+        guard let task = work else { return (false, 0) }
         defer {
             core.registry.endWork(id)
             task.cancel()
@@ -152,19 +139,12 @@ extension Connection {
     /// The whole of a streamed body; `nil` when a forced shutdown abandoned it.
     private func collect(_ stream: AsyncStream<[UInt8]>) -> [UInt8]? {
         let handoff = makeHandoff(of: [UInt8].self)
-        let task = startTask {
+        let work = startWork(handoff) {
             var body: [UInt8] = []
             for await chunk in stream { body += chunk }
             handoff.push(body)
         }
-        guard
-            core.registry.beginWork(
-                id,
-                abandon: {
-                    handoff.abandon()
-                    task.cancel()
-                })
-        else { return nil }
+        guard work != nil else { return nil }
         defer { core.registry.endWork(id) }
         return wait(for: handoff)
     }

@@ -91,14 +91,36 @@ final class Connection {
         }
     }
 
-    /// Starts a task for a responder or a body stream: on Linux on this connection's ``ConnectionExecutor``, so
-    /// the thread waiting in ``wait(for:)`` runs it; elsewhere on the global pool.
-    func startTask(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    /// Starts a task for a responder or a body stream that pushes to `handoff`, registered so that a forced
+    /// shutdown abandons it; `nil` (and `handoff` abandoned) when the shutdown already happened.
+    ///
+    /// On Linux the task runs on this connection's ``ConnectionExecutor``: its first job, and every job while this
+    /// thread is in ``wait(for:)``, runs on this thread, so a responder that does not suspend answers without a
+    /// thread switch. The caller must call ``wait(for:)`` next, with no blocking call in between. Elsewhere the
+    /// task runs on the global pool.
+    func startWork<Value>(
+        _ handoff: Handoff<Value>, _ body: @escaping @Sendable () async -> Void
+    ) -> Task<Void, Never>? {
         #if canImport(Darwin)
-            return Task(operation: body)
+            let task = Task(operation: body)
         #else
-            return Task(executorPreference: executor, operation: body)
+            executor.beginWaiting()
+            let task = Task(executorPreference: executor, operation: body)
         #endif
+        guard
+            core.registry.beginWork(
+                id,
+                abandon: {
+                    handoff.abandon()
+                    task.cancel()
+                })
+        else {
+            #if !canImport(Darwin)
+                executor.endWaiting()
+            #endif
+            return nil
+        }
+        return task
     }
 
     /// A handoff whose values ``wait(for:)`` can wait for.

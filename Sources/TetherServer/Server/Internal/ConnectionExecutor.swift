@@ -10,7 +10,7 @@ import Dispatch
     /// connections whose job lands here keeps running.
     ///
     /// Not on Apple platforms, where task executors need macOS 15 and the package supports 14: there responder tasks
-    /// run on the global pool (see ``Connection/startTask(_:)``).
+    /// run on the global pool (see ``Connection/startWork(_:_:)``).
     ///
     /// - Thread safety: `enqueue` is called from any thread; `run(until:)` only from the connection's thread.
     final class ConnectionExecutor: TaskExecutor, @unchecked Sendable {
@@ -37,6 +37,25 @@ import Dispatch
             }
         }
 
+        /// Makes jobs enqueued from now on wait for ``run(until:)`` on this thread instead of going to Dispatch.
+        ///
+        /// Called just before a task is created for this executor, so that the task's first job (enqueued by the
+        /// creation itself) runs here; the caller must then call ``run(until:)`` or ``endWaiting()`` without a
+        /// blocking call in between.
+        func beginWaiting() {
+            state.withLock { $0.isWaiting = true }
+        }
+
+        /// Ends a wait begun with ``beginWaiting()`` that ``run(until:)`` will not serve: queued jobs go to Dispatch.
+        func endWaiting() {
+            let left = state.withLock { state in
+                state.isWaiting = false
+                defer { state.jobs = [] }
+                return state.jobs
+            }
+            for job in left { forward(job) }
+        }
+
         private func forward(_ job: UnownedJob) {
             DispatchQueue.global().async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
         }
@@ -44,15 +63,8 @@ import Dispatch
         /// Runs enqueued jobs on this thread until `handoff` has a value (or is finished or abandoned), which it
         /// returns; jobs still queued then are passed on to Dispatch.
         func run<Value>(until handoff: Handoff<Value>) -> Value? {
-            state.withLock { $0.isWaiting = true }
-            defer {
-                let left = state.withLock { state in
-                    state.isWaiting = false
-                    defer { state.jobs = [] }
-                    return state.jobs
-                }
-                for job in left { forward(job) }
-            }
+            beginWaiting()
+            defer { endWaiting() }
             while true {
                 if let outcome = handoff.poll() { return outcome }
                 let jobs = state.withLock { state in
