@@ -8,8 +8,9 @@ import Testing
         key: "GET http://127.0.0.1:8080/items?q=%E6%97%A5",
         response: cachedResponse(
             ["Cache-Control": "max-age=60", "ETag": #""é""#, "Set-Cookie": "a=1", "set-cookie": "b=2"],
-            body: "本文 body", url: URL(string: "http://127.0.0.1:8080/items?q=%E6%97%A5")!, requestTime: at(-0.25),
-            responseTime: at(0.5)),
+            body: "本文 body", url: URL(string: "http://127.0.0.1:8080/items?q=%E6%97%A5")!,
+            requestTime: cacheTime(-0.25),
+            responseTime: cacheTime(0.5)),
         varyFields: [.init(name: "accept-language", value: "ja"), .init(name: "authorization", value: nil)])
 
     @Test func roundTripsEveryField() throws {

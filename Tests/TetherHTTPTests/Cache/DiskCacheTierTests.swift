@@ -4,7 +4,7 @@ import Testing
 @testable import TetherHTTP
 
 @Suite struct DiskCacheTierTests {
-    func diskCache(_ directory: TemporaryDirectory, sizeLimit: Int = 1 << 20, memory: Bool = false) -> HTTPCache {
+    func diskCache(_ directory: TemporaryCacheDirectory, sizeLimit: Int = 1 << 20, memory: Bool = false) -> HTTPCache {
         HTTPCache(
             configuration: .init(
                 memoryCostLimit: memory ? 1 << 20 : 0, directory: directory.url, diskSizeLimit: sizeLimit))
@@ -18,7 +18,7 @@ import Testing
             url: url(path))
     }
 
-    func entryFile(_ directory: TemporaryDirectory, _ path: String = "posts/1") -> URL {
+    func entryFile(_ directory: TemporaryCacheDirectory, _ path: String = "posts/1") -> URL {
         directory.url.appendingPathComponent(CacheKey.fileName(for: CacheKey.key(for: url(path))))
     }
 
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func storesOneFileWithMode0600InADirectoryCreatedWith0700() throws {
-        try withTemporaryDirectory { parent in
+        try withTemporaryCacheDirectory { parent in
             let directory = parent.url.appendingPathComponent("nested/http")
             let cache = HTTPCache(configuration: .init(memoryCostLimit: 0, directory: directory))
             #expect(cache.hasDiskTier)
@@ -42,12 +42,12 @@ import Testing
             let fileMode = try permissions(directory.appendingPathComponent(try #require(names.first)).path)
             #expect(fileMode == 0o600)
             #expect(cache.diskSize > 100)
-            #expect(cache.get(url: url("posts/1"), at: at(1)).freshResponse == response().aged(1))
+            #expect(cache.get(url: url("posts/1"), at: cacheTime(1)).freshResponse == response().aged(1))
         }
     }
 
     @Test func atomicWritesLeaveNoTemporaryFiles() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let cache = diskCache(directory)
             for i in 0..<20 {
                 #expect(cache.store(response("p/\(i % 5)", bodySize: 50 + i), method: .get, requestHeaders: [:]))
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func entriesSurviveANewCacheOnTheSameDirectory() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let first = diskCache(directory, memory: true)
             #expect(first.store(response(), method: .get, requestHeaders: [:]))
             let size = first.diskSize
@@ -67,25 +67,25 @@ import Testing
             let second = diskCache(directory, memory: true)
             #expect(second.diskSize == size)
             #expect(second.memoryCost == 0)
-            #expect(second.get(url: url("posts/1"), at: at(1)).freshResponse == response().aged(1))
+            #expect(second.get(url: url("posts/1"), at: cacheTime(1)).freshResponse == response().aged(1))
             // The disk hit was copied into memory.
             #expect(second.memoryCost > 0)
         }
     }
 
     @Test func varyValuesSurviveARestart() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             var varying = response()
             varying.headers.add("Vary", "Accept-Language")
             #expect(diskCache(directory).store(varying, method: .get, requestHeaders: ["Accept-Language": "ja"]))
             let reopened = diskCache(directory)
-            #expect(reopened.get(["Accept-Language": "en"], url: url("posts/1"), at: at(1)).isMiss)
-            #expect(reopened.get(["Accept-Language": "ja"], url: url("posts/1"), at: at(1)).freshResponse != nil)
+            #expect(reopened.get(["Accept-Language": "en"], url: url("posts/1"), at: cacheTime(1)).isMiss)
+            #expect(reopened.get(["Accept-Language": "ja"], url: url("posts/1"), at: cacheTime(1)).freshResponse != nil)
         }
     }
 
     @Test func leftoverTemporaryFilesAreDeletedOnOpening() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let leftover = directory.url.appendingPathComponent(".tmp-crashed")
             try Data("half an entry".utf8).write(to: leftover)
             let unrelated = directory.url.appendingPathComponent("README.txt")
@@ -103,7 +103,7 @@ import Testing
 
     @Test(arguments: Damage.allCases)
     func aDamagedEntryIsAMissAndIsDeleted(damage: Damage) throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             #expect(diskCache(directory).store(response(), method: .get, requestHeaders: [:]))
             let file = entryFile(directory)
             var bytes = try [UInt8](Data(contentsOf: file))
@@ -121,63 +121,63 @@ import Testing
             try Data(bytes).write(to: file)
 
             let cache = diskCache(directory)
-            #expect(cache.get(url: url("posts/1"), at: at(1)).isMiss)
+            #expect(cache.get(url: url("posts/1"), at: cacheTime(1)).isMiss)
             #expect(!FileManager.default.fileExists(atPath: file.path))
             #expect(cache.diskSize == 0)
             // And the slot works again.
             #expect(cache.store(response(), method: .get, requestHeaders: [:]))
-            #expect(cache.get(url: url("posts/1"), at: at(1)).freshResponse != nil)
+            #expect(cache.get(url: url("posts/1"), at: cacheTime(1)).freshResponse != nil)
         }
     }
 
     @Test func anEntryDeletedBehindTheCachesBackIsAMiss() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let cache = diskCache(directory)
             #expect(cache.store(response(), method: .get, requestHeaders: [:]))
             try FileManager.default.removeItem(at: entryFile(directory))
-            #expect(cache.get(url: url("posts/1"), at: at(1)).isMiss)
+            #expect(cache.get(url: url("posts/1"), at: cacheTime(1)).isMiss)
             #expect(cache.diskSize == 0)
         }
     }
 
     @Test func theSizeLimitEvictsTheLeastRecentlyUsed() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let probe = CacheEntryCodec.encode(
                 .init(key: CacheKey.key(for: url("p/0")), response: response("p/0", bodySize: 1000), varyFields: []))
             let cache = diskCache(directory, sizeLimit: probe.count * 3)
             for i in 0..<3 {
                 #expect(cache.store(response("p/\(i)", bodySize: 1000), method: .get, requestHeaders: [:]))
             }
-            #expect(cache.get(url: url("p/0"), at: at(1)).freshResponse != nil)  // p/1 is now the oldest
+            #expect(cache.get(url: url("p/0"), at: cacheTime(1)).freshResponse != nil)  // p/1 is now the oldest
             #expect(cache.store(response("p/3", bodySize: 1000), method: .get, requestHeaders: [:]))
 
             #expect(cache.diskSize <= probe.count * 3)
             #expect(directory.fileNames().count == 3)
-            #expect(cache.get(url: url("p/1"), at: at(1)).isMiss)
-            for i in [0, 2, 3] { #expect(cache.get(url: url("p/\(i)"), at: at(1)).freshResponse != nil) }
+            #expect(cache.get(url: url("p/1"), at: cacheTime(1)).isMiss)
+            for i in [0, 2, 3] { #expect(cache.get(url: url("p/\(i)"), at: cacheTime(1)).freshResponse != nil) }
         }
     }
 
     @Test func openingOverTheLimitEvictsTheOldestFiles() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let big = diskCache(directory)
             for i in 0..<4 {
                 #expect(big.store(response("p/\(i)", bodySize: 1000), method: .get, requestHeaders: [:]))
                 // Distinct modification times, oldest first, without sleeping.
                 try FileManager.default.setAttributes(
-                    [.modificationDate: at(Double(i))], ofItemAtPath: entryFile(directory, "p/\(i)").path)
+                    [.modificationDate: cacheTime(Double(i))], ofItemAtPath: entryFile(directory, "p/\(i)").path)
             }
             let fileSize = big.diskSize / 4
             let small = diskCache(directory, sizeLimit: fileSize * 2)
             #expect(small.diskSize == fileSize * 2)
-            #expect(small.get(url: url("p/0"), at: at(1)).isMiss)
-            #expect(small.get(url: url("p/1"), at: at(1)).isMiss)
-            #expect(small.get(url: url("p/3"), at: at(1)).freshResponse != nil)
+            #expect(small.get(url: url("p/0"), at: cacheTime(1)).isMiss)
+            #expect(small.get(url: url("p/1"), at: cacheTime(1)).isMiss)
+            #expect(small.get(url: url("p/3"), at: cacheTime(1)).freshResponse != nil)
         }
     }
 
     @Test func anEntryLargerThanTheWholeLimitIsNotWritten() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let cache = diskCache(directory, sizeLimit: 500)
             #expect(!cache.store(response(bodySize: 1000), method: .get, requestHeaders: [:]))
             #expect(directory.fileNames().isEmpty)
@@ -185,7 +185,7 @@ import Testing
     }
 
     @Test func removeAllAndRemoveResponsesDeleteFiles() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let cache = diskCache(directory, memory: true)
             for i in 0..<3 { #expect(cache.store(response("p/\(i)"), method: .get, requestHeaders: [:])) }
             cache.removeResponses(for: url("p/0"))
@@ -196,12 +196,12 @@ import Testing
             #expect(directory.fileNames().isEmpty)
             #expect(cache.diskSize == 0)
             #expect(cache.memoryCost == 0)
-            #expect(diskCache(directory).get(url: url("p/2"), at: at(1)).isMiss)
+            #expect(diskCache(directory).get(url: url("p/2"), at: cacheTime(1)).isMiss)
         }
     }
 
     @Test func aDirectoryThatCannotBeUsedDisablesTheDiskTier() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let file = directory.url.appendingPathComponent("a-file")
             try Data("x".utf8).write(to: file)
             let cache = HTTPCache(configuration: .init(directory: file.appendingPathComponent("cache")))
@@ -210,7 +210,7 @@ import Testing
             #expect(reason.contains("a-file"))
             // The memory tier still works.
             #expect(cache.store(response(), method: .get, requestHeaders: [:]))
-            #expect(cache.get(url: url("posts/1"), at: at(1)).freshResponse != nil)
+            #expect(cache.get(url: url("posts/1"), at: cacheTime(1)).freshResponse != nil)
             #expect(cache.diskSize == 0)
 
             let onAFile = HTTPCache(configuration: .init(directory: file))
@@ -220,7 +220,7 @@ import Testing
     }
 
     @Test func aFailedWriteIsReportedNotFatal() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let cache = diskCache(directory)
             #expect(cache.store(response("p/0"), method: .get, requestHeaders: [:]))
             try FileManager.default.removeItem(at: directory.url)
@@ -228,22 +228,22 @@ import Testing
             #expect(!cache.store(response("p/1"), method: .get, requestHeaders: [:]))
             let reason = try #require(cache.diskError)
             #expect(reason.contains("open"))
-            #expect(cache.get(url: url("p/0"), at: at(1)).isMiss)
-            #expect(cache.get(url: url("p/1"), at: at(1)).isMiss)
+            #expect(cache.get(url: url("p/0"), at: cacheTime(1)).isMiss)
+            #expect(cache.get(url: url("p/1"), at: cacheTime(1)).isMiss)
             #expect(cache.diskSize == 0)
         }
     }
 
     @Test func refreshRewritesTheDiskEntry() throws {
-        try withTemporaryDirectory { directory in
+        try withTemporaryCacheDirectory { directory in
             let cache = diskCache(directory)
             #expect(cache.store(response(), method: .get, requestHeaders: [:]))
-            let stale = try #require(cache.get(url: url("posts/1"), at: at(100)).staleResponse)
+            let stale = try #require(cache.get(url: url("posts/1"), at: cacheTime(100)).staleResponse)
             _ = cache.refresh(
-                stale, with: ["ETag": #""d2""#, "Date": HTTPDateParser.format(at(100))], method: .get,
-                requestHeaders: [:], requestTime: at(100), responseTime: at(100))
+                stale, with: ["ETag": #""d2""#, "Date": HTTPDateParser.format(cacheTime(100))], method: .get,
+                requestHeaders: [:], requestTime: cacheTime(100), responseTime: cacheTime(100))
             let reopened = diskCache(directory)
-            let fresh = try #require(reopened.get(url: url("posts/1"), at: at(130)).freshResponse)
+            let fresh = try #require(reopened.get(url: url("posts/1"), at: cacheTime(130)).freshResponse)
             #expect(fresh.headers["ETag"] == #""d2""#)
             #expect(fresh.body == response().body)
         }

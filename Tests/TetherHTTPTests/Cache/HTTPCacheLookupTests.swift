@@ -7,79 +7,79 @@ import Testing
     let cache = HTTPCache.memoryOnly()
 
     @Test func nothingStoredIsAMiss() {
-        #expect(cache.get(at: at(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).isMiss)
     }
 
     @Test func freshByMaxAgeUntilTheLifetimeEnds() throws {
         let response = cachedResponse(["Cache-Control": "max-age=60"])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).freshResponse == response.aged(0))
-        #expect(cache.get(at: at(59.5)).freshResponse == response.aged(59))
-        #expect(cache.get(at: at(60)).staleResponse == response)
+        #expect(cache.get(at: cacheTime(0)).freshResponse == response.aged(0))
+        #expect(cache.get(at: cacheTime(59.5)).freshResponse == response.aged(59))
+        #expect(cache.get(at: cacheTime(60)).staleResponse == response)
     }
 
     @Test func freshByExpiresAndDate() {
-        let response = cachedResponse(["Expires": HTTPDateParser.format(at(30))])
+        let response = cachedResponse(["Expires": HTTPDateParser.format(cacheTime(30))])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(29)).freshResponse != nil)
-        #expect(cache.get(at: at(31)).staleResponse != nil)
+        #expect(cache.get(at: cacheTime(29)).freshResponse != nil)
+        #expect(cache.get(at: cacheTime(31)).staleResponse != nil)
     }
 
     @Test func theAgeHeaderShortensTheRemainingFreshness() {
         let response = cachedResponse(["Cache-Control": "max-age=60", "Age": "50"])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(9)).freshResponse != nil)
-        #expect(cache.get(at: at(11)).staleResponse != nil)
+        #expect(cache.get(at: cacheTime(9)).freshResponse != nil)
+        #expect(cache.get(at: cacheTime(11)).staleResponse != nil)
     }
 
     @Test func freshResponsesAreServedWithTheirCurrentAgeAndTheStoredOneIsUnchanged() throws {
         let response = cachedResponse(["Cache-Control": "max-age=600", "Age": "100"])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        let served = try #require(cache.get(at: at(20)).freshResponse)
+        let served = try #require(cache.get(at: cacheTime(20)).freshResponse)
         #expect(served.headers.values(for: "Age") == ["120"])
-        #expect(cache.get(["Cache-Control": "no-cache"], at: at(20)).staleResponse == response)
+        #expect(cache.get(["Cache-Control": "no-cache"], at: cacheTime(20)).staleResponse == response)
     }
 
     @Test func staleResponsesCarryTheirValidators() {
-        let lastModified = HTTPDateParser.format(at(-500))
+        let lastModified = HTTPDateParser.format(cacheTime(-500))
         let response = cachedResponse(["Cache-Control": "max-age=10", "ETag": #""v1""#, "Last-Modified": lastModified])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        let lookup = cache.get(at: at(11))
+        let lookup = cache.get(at: cacheTime(11))
         #expect(lookup.staleResponse == response)
         #expect(lookup.validators == ["If-None-Match": #""v1""#, "If-Modified-Since": lastModified])
     }
 
     @Test func onlyLastModifiedGivesIfModifiedSince() {
-        let lastModified = HTTPDateParser.format(at(-500))
+        let lastModified = HTTPDateParser.format(cacheTime(-500))
         #expect(cache.store(cachedResponse(["Last-Modified": lastModified]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).validators == ["If-Modified-Since": lastModified])
+        #expect(cache.get(at: cacheTime(0)).validators == ["If-Modified-Since": lastModified])
     }
 
     @Test func aStaleEntryWithoutValidatorsIsStaleWithEmptyValidators() {
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=5"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(6)).validators == [:])
+        #expect(cache.get(at: cacheTime(6)).validators == [:])
     }
 
     @Test func responseNoStoreIsNotStored() {
         #expect(
             !cache.store(cachedResponse(["Cache-Control": "no-store, max-age=60"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).isMiss)
     }
 
     @Test func requestNoStoreIsNeitherStoredNorAnswered() {
         let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
         #expect(!cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: noStore))
-        #expect(cache.get(at: at(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).isMiss)
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(noStore, at: at(0)).isMiss)
-        #expect(cache.get(at: at(0)).freshResponse != nil)
+        #expect(cache.get(noStore, at: cacheTime(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).freshResponse != nil)
     }
 
     @Test func responseNoCacheIsAlwaysRevalidated() {
         let response = cachedResponse(["Cache-Control": "no-cache, max-age=600", "ETag": #""n""#])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).validators == ["If-None-Match": #""n""#])
-        #expect(cache.get(["Cache-Control": "max-stale"], at: at(0)).validators != nil)
+        #expect(cache.get(at: cacheTime(0)).validators == ["If-None-Match": #""n""#])
+        #expect(cache.get(["Cache-Control": "max-stale"], at: cacheTime(0)).validators != nil)
     }
 
     @Test func responseNoCacheWithoutValidatorsIsNotStored() {
@@ -91,25 +91,25 @@ import Testing
         #expect(
             cache.store(
                 cachedResponse(["Cache-Control": "max-age=600", "ETag": #""e""#]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(["Cache-Control": "no-cache"], at: at(1)).validators == ["If-None-Match": #""e""#])
-        #expect(cache.get(["Pragma": "no-cache"], at: at(1)).staleResponse != nil)
-        #expect(cache.get(["Cache-Control": "max-age=0"], at: at(0)).staleResponse != nil)
-        #expect(cache.get(["Cache-Control": "max-age=10"], at: at(5)).freshResponse != nil)
-        #expect(cache.get(["Cache-Control": "max-age=10"], at: at(15)).staleResponse != nil)
-        #expect(cache.get(["Cache-Control": "min-fresh=100"], at: at(550)).staleResponse != nil)
-        #expect(cache.get(at: at(550)).freshResponse != nil)
+        #expect(cache.get(["Cache-Control": "no-cache"], at: cacheTime(1)).validators == ["If-None-Match": #""e""#])
+        #expect(cache.get(["Pragma": "no-cache"], at: cacheTime(1)).staleResponse != nil)
+        #expect(cache.get(["Cache-Control": "max-age=0"], at: cacheTime(0)).staleResponse != nil)
+        #expect(cache.get(["Cache-Control": "max-age=10"], at: cacheTime(5)).freshResponse != nil)
+        #expect(cache.get(["Cache-Control": "max-age=10"], at: cacheTime(15)).staleResponse != nil)
+        #expect(cache.get(["Cache-Control": "min-fresh=100"], at: cacheTime(550)).staleResponse != nil)
+        #expect(cache.get(at: cacheTime(550)).freshResponse != nil)
     }
 
     @Test func maxStaleAcceptsStaleUnlessMustRevalidate() {
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=10"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(["Cache-Control": "max-stale=5"], at: at(14)).freshResponse != nil)
-        #expect(cache.get(["Cache-Control": "max-stale=5"], at: at(16)).staleResponse != nil)
-        #expect(cache.get(["Cache-Control": "max-stale"], at: at(10_000)).freshResponse != nil)
+        #expect(cache.get(["Cache-Control": "max-stale=5"], at: cacheTime(14)).freshResponse != nil)
+        #expect(cache.get(["Cache-Control": "max-stale=5"], at: cacheTime(16)).staleResponse != nil)
+        #expect(cache.get(["Cache-Control": "max-stale"], at: cacheTime(10_000)).freshResponse != nil)
 
         let strict = cachedResponse(["Cache-Control": "max-age=10, must-revalidate", "ETag": #""m""#])
         #expect(cache.store(strict, method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(5)).freshResponse != nil)
-        #expect(cache.get(["Cache-Control": "max-stale"], at: at(11)).validators == ["If-None-Match": #""m""#])
+        #expect(cache.get(at: cacheTime(5)).freshResponse != nil)
+        #expect(cache.get(["Cache-Control": "max-stale"], at: cacheTime(11)).validators == ["If-None-Match": #""m""#])
     }
 
     @Test func privateResponsesAreStoredAndSharedCacheMaxAgeIsIgnored() {
@@ -117,7 +117,7 @@ import Testing
             cache.store(
                 cachedResponse(["Cache-Control": "private, max-age=60, s-maxage=0"]), method: .get, requestHeaders: [:])
         )
-        #expect(cache.get(at: at(30)).freshResponse != nil)
+        #expect(cache.get(at: cacheTime(30)).freshResponse != nil)
     }
 
     @Test func varyMatchesOnTheNamedRequestHeaders() {
@@ -125,25 +125,25 @@ import Testing
         let english: HTTPHeaders = ["Accept-Language": "en", "Accept": "application/json"]
         #expect(cache.store(response, method: .get, requestHeaders: english))
         #expect(
-            cache.get(["accept-language": " en ", "ACCEPT": "application/json", "X-Other": "1"], at: at(1))
+            cache.get(["accept-language": " en ", "ACCEPT": "application/json", "X-Other": "1"], at: cacheTime(1))
                 .freshResponse != nil)
-        #expect(cache.get(["Accept-Language": "ja", "Accept": "application/json"], at: at(1)).isMiss)
-        #expect(cache.get(["Accept": "application/json"], at: at(1)).isMiss)
+        #expect(cache.get(["Accept-Language": "ja", "Accept": "application/json"], at: cacheTime(1)).isMiss)
+        #expect(cache.get(["Accept": "application/json"], at: cacheTime(1)).isMiss)
     }
 
     @Test func varyOnAHeaderTheRequestLackedMatchesOnlyRequestsLackingIt() {
         let response = cachedResponse(["Cache-Control": "max-age=60", "Vary": "Authorization"])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(1)).freshResponse != nil)
-        #expect(cache.get(["Authorization": "Bearer x"], at: at(1)).isMiss)
+        #expect(cache.get(at: cacheTime(1)).freshResponse != nil)
+        #expect(cache.get(["Authorization": "Bearer x"], at: cacheTime(1)).isMiss)
     }
 
     @Test func aResponseVaryingDifferentlyReplacesTheStoredOne() {
         let vary: HTTPHeaders = ["Cache-Control": "max-age=60", "Vary": "Accept-Language"]
         #expect(cache.store(cachedResponse(vary, body: "en"), method: .get, requestHeaders: ["Accept-Language": "en"]))
         #expect(cache.store(cachedResponse(vary, body: "ja"), method: .get, requestHeaders: ["Accept-Language": "ja"]))
-        #expect(cache.get(["Accept-Language": "en"], at: at(1)).isMiss)
-        #expect(cache.get(["Accept-Language": "ja"], at: at(1)).freshResponse?.body == Data("ja".utf8))
+        #expect(cache.get(["Accept-Language": "en"], at: cacheTime(1)).isMiss)
+        #expect(cache.get(["Accept-Language": "ja"], at: cacheTime(1)).freshResponse?.body == Data("ja".utf8))
     }
 
     @Test func varyStarIsNeverStored() {
@@ -151,7 +151,7 @@ import Testing
             !cache.store(
                 cachedResponse(["Cache-Control": "max-age=60", "Vary": "Accept, *"]), method: .get, requestHeaders: [:])
         )
-        #expect(cache.get(at: at(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).isMiss)
     }
 
     @Test(arguments: [206, 302, 303, 307, 400, 401, 403, 500, 502, 503])
@@ -160,7 +160,7 @@ import Testing
             !cache.store(
                 cachedResponse(status: status, ["Cache-Control": "max-age=60", "ETag": #""x""#]), method: .get,
                 requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).isMiss)
     }
 
     @Test(arguments: [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501])
@@ -168,33 +168,35 @@ import Testing
         #expect(
             cache.store(
                 cachedResponse(status: status, ["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).freshResponse?.status == status)
+        #expect(cache.get(at: cacheTime(0)).freshResponse?.status == status)
     }
 
     @Test func aResponseWithoutFreshnessOrValidatorsIsNotStoredWithoutATimeToLive() {
         #expect(!cache.store(cachedResponse(), method: .get, requestHeaders: [:]))
         #expect(
-            !cache.store(cachedResponse(["Expires": HTTPDateParser.format(at(-1))]), method: .get, requestHeaders: [:]))
+            !cache.store(
+                cachedResponse(["Expires": HTTPDateParser.format(cacheTime(-1))]), method: .get, requestHeaders: [:]))
     }
 
     @Test func aFixedTimeToLiveCoversAPIsWithoutCacheHeaders() {
         let cache = HTTPCache.memoryOnly { $0.defaultTimeToLive = .seconds(30) }
         #expect(cache.store(cachedResponse(), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(29)).freshResponse != nil)
-        #expect(cache.get(at: at(31)).validators == [:])
+        #expect(cache.get(at: cacheTime(29)).freshResponse != nil)
+        #expect(cache.get(at: cacheTime(31)).validators == [:])
     }
 
     @Test func headIsAnsweredFromTheStoredGetAndNeverStored() {
         #expect(!cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .head, requestHeaders: [:]))
-        #expect(cache.lookup(method: .head, url: cacheTestURL, requestHeaders: [:], now: at(0)).isMiss)
+        #expect(cache.lookup(method: .head, url: cacheTestURL, requestHeaders: [:], now: cacheTime(0)).isMiss)
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
-        #expect(cache.lookup(method: .head, url: cacheTestURL, requestHeaders: [:], now: at(0)).freshResponse != nil)
+        #expect(
+            cache.lookup(method: .head, url: cacheTestURL, requestHeaders: [:], now: cacheTime(0)).freshResponse != nil)
     }
 
     @Test func otherMethodsAndRangeRequestsAreMisses() {
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
-        #expect(cache.lookup(method: .post, url: cacheTestURL, requestHeaders: [:], now: at(0)).isMiss)
-        #expect(cache.get(["Range": "bytes=0-10"], at: at(0)).isMiss)
+        #expect(cache.lookup(method: .post, url: cacheTestURL, requestHeaders: [:], now: cacheTime(0)).isMiss)
+        #expect(cache.get(["Range": "bytes=0-10"], at: cacheTime(0)).isMiss)
         #expect(!cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .post, requestHeaders: [:]))
         #expect(
             !cache.store(
@@ -203,18 +205,19 @@ import Testing
 
     @Test func theKeyIsTheWholeURLWithoutItsFragment() {
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/posts/1#top")!, at: at(0)).freshResponse != nil)
-        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/posts/1?a=1")!, at: at(0)).isMiss)
-        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/posts/2")!, at: at(0)).isMiss)
+        #expect(
+            cache.get(url: URL(string: "http://127.0.0.1:8080/posts/1#top")!, at: cacheTime(0)).freshResponse != nil)
+        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/posts/1?a=1")!, at: cacheTime(0)).isMiss)
+        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/posts/2")!, at: cacheTime(0)).isMiss)
     }
 
     @Test func aSuccessfulResponseThatCannotBeStoredRemovesTheOldEntry() {
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
         #expect(!cache.store(cachedResponse(["Cache-Control": "no-store"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).isMiss)
         #expect(cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
         #expect(!cache.store(cachedResponse(status: 503), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).freshResponse != nil)
+        #expect(cache.get(at: cacheTime(0)).freshResponse != nil)
     }
 
     @Test func hopByHopFieldsAreNotStored() {
@@ -223,7 +226,7 @@ import Testing
             "Transfer-Encoding": "chunked", "Content-Type": "application/json",
         ])
         #expect(cache.store(response, method: .get, requestHeaders: [:]))
-        let stored = cache.get(at: at(0)).freshResponse
+        let stored = cache.get(at: cacheTime(0)).freshResponse
         #expect(stored?.headers["Content-Type"] == "application/json")
         for name in ["Connection", "X-Trace", "Keep-Alive", "Transfer-Encoding"] {
             #expect(stored?.headers[name] == nil)
@@ -233,7 +236,7 @@ import Testing
     @Test func aDisabledMemoryTierWithoutADiskTierStoresNothing() {
         let cache = HTTPCache.memoryOnly { $0.memoryCostLimit = 0 }
         #expect(!cache.store(cachedResponse(["Cache-Control": "max-age=60"]), method: .get, requestHeaders: [:]))
-        #expect(cache.get(at: at(0)).isMiss)
+        #expect(cache.get(at: cacheTime(0)).isMiss)
         #expect(!cache.hasDiskTier)
         #expect(cache.diskError == nil)
     }

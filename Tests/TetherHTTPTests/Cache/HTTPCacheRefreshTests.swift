@@ -14,63 +14,64 @@ import Testing
 
     @Test func a304MergesNewHeadersKeepsTheBodyAndRenewsFreshness() throws {
         #expect(cache.store(original, method: .get, requestHeaders: [:]))
-        let stale = try #require(cache.get(at: at(20)).staleResponse)
+        let stale = try #require(cache.get(at: cacheTime(20)).staleResponse)
         let notModified: HTTPHeaders = [
-            "Cache-Control": "max-age=100", "ETag": #""v2""#, "Date": HTTPDateParser.format(at(21)),
+            "Cache-Control": "max-age=100", "ETag": #""v2""#, "Date": HTTPDateParser.format(cacheTime(21)),
             "Content-Length": "0", "X-Multi": "c", "X-New": "added", "Connection": "close",
         ]
 
         let merged = cache.refresh(
-            stale, with: notModified, method: .get, requestHeaders: [:], requestTime: at(20), responseTime: at(21))
+            stale, with: notModified, method: .get, requestHeaders: [:], requestTime: cacheTime(20),
+            responseTime: cacheTime(21))
 
         #expect(merged.body == original.body)
         #expect(merged.status == 200)
         #expect(merged.headers["Cache-Control"] == "max-age=100")
         #expect(merged.headers["ETag"] == #""v2""#)
-        #expect(merged.headers["Date"] == HTTPDateParser.format(at(21)))
+        #expect(merged.headers["Date"] == HTTPDateParser.format(cacheTime(21)))
         #expect(merged.headers.values(for: "X-Multi") == ["c"])
         #expect(merged.headers["X-Old"] == "kept")
         #expect(merged.headers["X-New"] == "added")
         #expect(merged.headers["Content-Type"] == "application/json")
         #expect(merged.headers["Content-Length"] == "8")
         #expect(merged.headers["Connection"] == nil)
-        #expect(merged.requestTime == at(20))
-        #expect(merged.responseTime == at(21))
+        #expect(merged.requestTime == cacheTime(20))
+        #expect(merged.responseTime == cacheTime(21))
 
         // The response delay (1 s) counts towards its age: fresh until 120, not 121.
-        #expect(cache.get(at: at(119)).freshResponse == merged.aged(99))
-        #expect(cache.get(at: at(120)).validators == ["If-None-Match": #""v2""#])
+        #expect(cache.get(at: cacheTime(119)).freshResponse == merged.aged(99))
+        #expect(cache.get(at: cacheTime(120)).validators == ["If-None-Match": #""v2""#])
     }
 
     @Test func a304WithNoStoreRemovesTheEntryButIsStillServed() throws {
         #expect(cache.store(original, method: .get, requestHeaders: [:]))
-        let stale = try #require(cache.get(at: at(20)).staleResponse)
+        let stale = try #require(cache.get(at: cacheTime(20)).staleResponse)
         let merged = cache.refresh(
-            stale, with: ["Cache-Control": "no-store"], method: .get, requestHeaders: [:], requestTime: at(20),
-            responseTime: at(20))
+            stale, with: ["Cache-Control": "no-store"], method: .get, requestHeaders: [:], requestTime: cacheTime(20),
+            responseTime: cacheTime(20))
         #expect(merged.body == original.body)
-        #expect(cache.get(at: at(20)).isMiss)
+        #expect(cache.get(at: cacheTime(20)).isMiss)
     }
 
     @Test func aHeadRevalidationRefreshesTheStoredGet() throws {
         #expect(cache.store(original, method: .get, requestHeaders: [:]))
-        let lookup = cache.lookup(method: .head, url: cacheTestURL, requestHeaders: [:], now: at(30))
+        let lookup = cache.lookup(method: .head, url: cacheTestURL, requestHeaders: [:], now: cacheTime(30))
         let stale = try #require(lookup.staleResponse)
         _ = cache.refresh(
-            stale, with: ["Date": HTTPDateParser.format(at(30))], method: .head, requestHeaders: [:],
-            requestTime: at(30), responseTime: at(30))
-        #expect(cache.get(at: at(35)).freshResponse?.body == original.body)
+            stale, with: ["Date": HTTPDateParser.format(cacheTime(30))], method: .head, requestHeaders: [:],
+            requestTime: cacheTime(30), responseTime: cacheTime(30))
+        #expect(cache.get(at: cacheTime(35)).freshResponse?.body == original.body)
     }
 
     @Test func refreshRecordsTheNewRequestsVaryValues() throws {
         let varying = cachedResponse(["Cache-Control": "max-age=10", "ETag": #""v""#, "Vary": "Accept-Language"])
         #expect(cache.store(varying, method: .get, requestHeaders: ["Accept-Language": "en"]))
-        let stale = try #require(cache.get(["Accept-Language": "en"], at: at(11)).staleResponse)
+        let stale = try #require(cache.get(["Accept-Language": "en"], at: cacheTime(11)).staleResponse)
         _ = cache.refresh(
-            stale, with: ["Date": HTTPDateParser.format(at(11))], method: .get,
-            requestHeaders: ["Accept-Language": "ja"], requestTime: at(11), responseTime: at(11))
-        #expect(cache.get(["Accept-Language": "ja"], at: at(12)).freshResponse != nil)
-        #expect(cache.get(["Accept-Language": "en"], at: at(12)).isMiss)
+            stale, with: ["Date": HTTPDateParser.format(cacheTime(11))], method: .get,
+            requestHeaders: ["Accept-Language": "ja"], requestTime: cacheTime(11), responseTime: cacheTime(11))
+        #expect(cache.get(["Accept-Language": "ja"], at: cacheTime(12)).freshResponse != nil)
+        #expect(cache.get(["Accept-Language": "en"], at: cacheTime(12)).isMiss)
     }
 }
 
@@ -87,7 +88,7 @@ import Testing
         }
     }
 
-    func isStored(_ url: URL) -> Bool { cache.get(url: url, at: at(1)).freshResponse != nil }
+    func isStored(_ url: URL) -> Bool { cache.get(url: url, at: cacheTime(1)).freshResponse != nil }
 
     @Test(arguments: [HTTPMethod.post, .put, .patch, .delete, "PURGE"])
     func unsafeMethodsWithSuccessInvalidateTheTarget(method: HTTPMethod) {

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func parsesRFC850() {
-        #expect(HTTPDateParser.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: at(0)) == example)
+        #expect(HTTPDateParser.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: cacheTime(0)) == example)
     }
 
     @Test func parsesAsctimeWithPaddedAndUnpaddedDay() {
@@ -23,7 +23,7 @@ import Testing
 
     @Test func rfc850TwoDigitYearsMoreThanFiftyYearsAheadAreInThePastCentury() {
         // From 2023: 94 would be 2094 (71 years ahead), so 1994; 30 is 2030 (7 years ahead).
-        let now = at(0)
+        let now = cacheTime(0)
         #expect(HTTPDateParser.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == example)
         let year2030 = HTTPDateParser.parse("Friday, 01-Jan-30 00:00:00 GMT", now: now)
         #expect(year2030 == Date(timeIntervalSince1970: 1_893_456_000))

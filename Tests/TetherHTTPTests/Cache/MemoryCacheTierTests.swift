@@ -80,11 +80,11 @@ import Testing
             #expect(cache.store(response(path, bodySize: 1000), method: .get, requestHeaders: [:]))
         }
         // Using "a" makes "b" the least recently used.
-        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/a")!, at: at(1)).freshResponse != nil)
+        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/a")!, at: cacheTime(1)).freshResponse != nil)
         #expect(cache.store(response("d", bodySize: 1000), method: .get, requestHeaders: [:]))
 
         #expect(cache.memoryKeysOldestFirst.map { $0.split(separator: "/").last! } == ["c", "a", "d"])
-        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/b")!, at: at(1)).isMiss)
+        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/b")!, at: cacheTime(1)).isMiss)
         #expect(cache.memoryCost <= oneEntry * 3)
     }
 
@@ -92,7 +92,7 @@ import Testing
         let cache = HTTPCache.memoryOnly { $0.memoryCostLimit = 4096 }
         #expect(cache.store(response("a", bodySize: 100), method: .get, requestHeaders: [:]))
         #expect(!cache.store(response("a", bodySize: 10_000), method: .get, requestHeaders: [:]))
-        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/a")!, at: at(1)).isMiss)
+        #expect(cache.get(url: URL(string: "http://127.0.0.1:8080/a")!, at: cacheTime(1)).isMiss)
         #expect(cache.memoryCost == 0)
     }
 
@@ -104,7 +104,7 @@ import Testing
                     for i in 0..<200 {
                         let path = "t\(task)/\(i % 20)"
                         _ = cache.store(response(path, bodySize: 500), method: .get, requestHeaders: [:])
-                        _ = cache.get(url: URL(string: "http://127.0.0.1:8080/\(path)")!, at: at(1))
+                        _ = cache.get(url: URL(string: "http://127.0.0.1:8080/\(path)")!, at: cacheTime(1))
                     }
                 }
             }

@@ -7,7 +7,7 @@ import Testing
 let cacheEpoch = Date(timeIntervalSince1970: 1_700_000_000)
 
 /// `cacheEpoch` plus `seconds`.
-func at(_ seconds: Double) -> Date { cacheEpoch.addingTimeInterval(seconds) }
+func cacheTime(_ seconds: Double) -> Date { cacheEpoch.addingTimeInterval(seconds) }
 
 let cacheTestURL = URL(string: "http://127.0.0.1:8080/posts/1")!
 
@@ -55,7 +55,7 @@ extension HTTPCache {
 }
 
 /// A fresh directory under the system's temporary directory, removed when the value is dropped by `remove()`.
-struct TemporaryDirectory {
+struct TemporaryCacheDirectory {
     let url: URL
 
     init() throws {
@@ -74,8 +74,8 @@ struct TemporaryDirectory {
 }
 
 /// Runs `body` with a fresh temporary directory and removes it afterwards, whatever happens.
-func withTemporaryDirectory(_ body: (TemporaryDirectory) throws -> Void) throws {
-    let directory = try TemporaryDirectory()
+func withTemporaryCacheDirectory(_ body: (TemporaryCacheDirectory) throws -> Void) throws {
+    let directory = try TemporaryCacheDirectory()
     defer { directory.remove() }
     try body(directory)
 }
