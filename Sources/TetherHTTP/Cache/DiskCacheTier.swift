@@ -16,7 +16,8 @@ import Synchronization
 ///   and hold ``CacheEntryCodec``'s format, whose key is checked on reading.
 /// - Writes are atomic: a temporary file in the same directory, `fsync`, then `rename` over the entry, so a reader
 ///   (or a crash) sees the old entry or the new one, never half of one. Temporary files left by a crash are deleted
-///   when the tier opens.
+///   when the tier opens. The directory itself is not synced, so after a power loss the newest entries may be
+///   missing, which for a cache is only a miss.
 /// - Opening lists the directory and orders existing entries by modification time; a hit touches its file, so the
 ///   order survives restarts. A file that is corrupt, truncated, of another format version or holding another key
 ///   is deleted when read and counts as a miss.
@@ -108,6 +109,7 @@ final class DiskCacheTier: Sendable {
                 unlink(path + "/" + name)
                 return false
             }
+            state.lastError = nil
             state.files.set((), cost: bytes.count, for: name)
             evict(&state)
             return true

@@ -55,7 +55,8 @@ public final class HTTPCache: Sendable {
         }
     }
 
-    /// Why the disk tier is off, or why its last write failed; `nil` when all is well or there is no directory.
+    /// Why the disk tier is off, or why its latest write failed (cleared by the next successful one); `nil` when all
+    /// is well or there is no directory.
     public var diskError: String? { diskOpeningError ?? disk?.lastError }
 
     /// Whether a disk tier is in use.

@@ -231,7 +231,40 @@ import Testing
             #expect(cache.get(url: url("p/0"), at: cacheTime(1)).isMiss)
             #expect(cache.get(url: url("p/1"), at: cacheTime(1)).isMiss)
             #expect(cache.diskSize == 0)
+
+            // Once the directory is back, writes work again and the error is cleared.
+            try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+            #expect(cache.store(response("p/2"), method: .get, requestHeaders: [:]))
+            #expect(cache.diskError == nil)
         }
+    }
+
+    @Test func concurrentStoresAndLookupsFromManyTasksStayConsistent() async throws {
+        let directory = try TemporaryCacheDirectory()
+        defer { directory.remove() }
+        let cache = diskCache(directory, memory: true)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    for i in 0..<10 {
+                        let path = "p/\((task + i) % 6)"
+                        _ = cache.store(response(path, bodySize: 100 + task), method: .get, requestHeaders: [:])
+                        cache.removeResponses(for: url("p/\(i % 6)"))
+                        _ = cache.get(url: url(path), at: cacheTime(1))
+                    }
+                }
+            }
+        }
+        // Whatever the interleaving, the index and the directory agree, and every file left decodes.
+        let names = directory.fileNames()
+        #expect(names.allSatisfy { !$0.hasPrefix(".") })
+        let reopened = diskCache(directory)
+        #expect(reopened.diskSize == cache.diskSize)
+        for i in 0..<6 {
+            let lookup = reopened.get(url: url("p/\(i)"), at: cacheTime(1))
+            #expect(lookup.isMiss || lookup.freshResponse != nil)
+        }
+        #expect(directory.fileNames() == names)
     }
 
     @Test func refreshRewritesTheDiskEntry() throws {
