@@ -2,7 +2,8 @@ import Foundation
 import TetherJSON
 
 extension HTTPClient {
-    /// The whole of `send`: prepare, cache, network, validate, decode.
+    /// The whole of `send`: prepare, cache, network, validate, decode; never on the caller's actor.
+    @concurrent
     func perform<Value>(
         _ request: Request<Value>, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(HTTPError) -> Response<Value> {
