@@ -39,9 +39,6 @@ public struct Request<Response: Sendable>: Sendable {
     public var retryPolicy: RetryPolicy?
     /// The statuses accepted as success, overriding ``HTTPClient/Configuration/acceptableStatuses``.
     public var acceptableStatuses: Range<Int>?
-    /// How long a response with no freshness information and no validators stays fresh in the cache, overriding
-    /// the cache's default (useful for APIs such as Rakuten's that send neither).
-    public var cacheTimeToLive: Duration?
 
     let decoder: BodyDecoder<Response>
 
@@ -85,7 +82,6 @@ extension Request {
         cachePolicy = other.cachePolicy
         retryPolicy = other.retryPolicy
         acceptableStatuses = other.acceptableStatuses
-        cacheTimeToLive = other.cacheTimeToLive
     }
 }
 
