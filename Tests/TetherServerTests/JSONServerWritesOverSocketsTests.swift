@@ -269,6 +269,48 @@ struct JSONServerWritesOverSocketsTests {
         }
     }
 
+    @Test func oneKeptAliveConnectionCarriesEveryKindOfAnswer() async throws {
+        try await withJSONPlaceholderServer(writable: true) { server in
+            let port = server.port
+            let tag = try #require(try await server.get("/posts/1").header("ETag"))
+            let requests: [(String, Bool)] = [
+                (server.requestText("GET", "/posts/1", headers: [("If-None-Match", tag)]), false),
+                (server.requestText("HEAD", "/posts/1"), true),
+                (server.requestText("OPTIONS", "/posts"), false),
+                (server.requestText("POST", "/posts", body: #"{"title": "kept"}"#), false),
+                (server.requestText("POST", "/posts", body: "{oops"), false),
+                (server.requestText("GET", "/nothing"), false),
+                (server.requestText("DELETE", "/posts/101"), false),
+                (server.requestText("GET", "/posts/101"), false),
+            ]
+            let replies = try await onThread {
+                let client = try RawHTTPClient(port: port)
+                return try requests.map { text, isHead in try client.exchange(text, isHead: isHead) }
+            }
+            #expect(replies.map(\.status) == [304, 200, 204, 201, 400, 404, 200, 404])
+            #expect(replies.allSatisfy { $0.header("Connection") == nil })
+        }
+    }
+
+    @Test func pipelinedWritesAndReadsOnOneConnectionApplyInOrder() async throws {
+        try await withJSONPlaceholderServer(writable: true) { server in
+            let port = server.port
+            let pipeline =
+                server.requestText("POST", "/posts", body: #"{"title": "first"}"#)
+                + server.requestText("PATCH", "/posts/101", body: #"{"title": "second"}"#)
+                + server.requestText("GET", "/posts/101")
+                + server.requestText("DELETE", "/posts/101")
+                + server.requestText("GET", "/posts/101")
+            let replies = try await onThread {
+                let client = try RawHTTPClient(port: port)
+                try client.send(pipeline)
+                return try (0..<5).map { _ in try client.readResponse() }
+            }
+            #expect(replies.map(\.status) == [201, 200, 200, 200, 404])
+            #expect(replies[2].json == ["title": "second", "id": 101])
+        }
+    }
+
     @Test func singularResourceOfTheFile() async throws {
         // db.json has no singular resource; this copy of it adds json-server's README `profile`.
         var root = try #require(JSONPlaceholder.database.object)
