@@ -90,6 +90,59 @@ struct RakutenOverSocketsTests {
         }
     }
 
+    static let parameterErrors: [(String, String, String)] = [
+        ("availability", "2", "availability is not valid"), ("imageFlag", "yes", "imageFlag is not valid"),
+        ("formatVersion", "3", "formatVersion is not valid"), ("orFlag", "2", "orFlag is not valid"),
+        ("genreId", "abc", "genreId is not valid"), ("callback", "alert(1)", "callback is not valid"),
+        ("format", "xml", "format is not valid: this server answers json only"), ("tagId", "1,x", "tagId is not valid"),
+        ("NGKeyword", "x", "NGKeyword is not valid"),
+        ("NGKeyword", String(repeating: "x", count: 129), "NGKeyword must be under 128 length"),
+        ("minPrice", "0", "minPrice is not valid"), ("maxPrice", "999999999", "maxPrice is not valid"),
+    ]
+
+    @Test(arguments: parameterErrors)
+    func everyParameterErrorIsA400WithItsDescription(name: String, value: String, description: String) async throws {
+        let response = try await withSearchServer { server in
+            try await search(server, [("applicationId", "1"), ("keyword", "coffee"), (name, value)])
+        }
+        expectWrongParameter(response, description)
+    }
+
+    @Test func filtersJSONPAndAffiliateOverTheWire() async throws {
+        try await withSearchServer { server in
+            let inStock = try await search(server, [("applicationId", "1"), ("genreId", "100040")])
+            let everything = try await search(
+                server, [("applicationId", "1"), ("genreId", "100040"), ("availability", "0")])
+            #expect(items(inStock).allSatisfy { $0["availability"].int == 1 && $0["genreId"].string == "100040" })
+            #expect(try #require(inStock.json?["count"].int) < (try #require(everything.json?["count"].int)))
+            let withImages = try await search(
+                server, [("applicationId", "1"), ("genreId", "100026"), ("imageFlag", "1")])
+            #expect(items(withImages).allSatisfy { $0["imageFlag"].int == 1 })
+            let shop = try await search(server, [("applicationId", "1"), ("shopCode", "sample-ocha-shop")])
+            #expect(!items(shop).isEmpty && items(shop).allSatisfy { $0["shopCode"].string == "sample-ocha-shop" })
+            let code = try #require(items(shop).first?["itemCode"].string)
+            let one = try await search(server, [("applicationId", "1"), ("itemCode", code)])
+            #expect(one.json?["count"].int == 1 && items(one).first?["itemCode"].string == code)
+
+            let jsonp = try await search(
+                server, [("applicationId", "1"), ("keyword", "camera"), ("hits", "1"), ("callback", "app.cb_1")])
+            #expect(jsonp.status == 200)
+            #expect(jsonp.header("Content-Type") == "text/javascript; charset=utf-8")
+            #expect(jsonp.text.hasPrefix("app.cb_1({\"count\":") && jsonp.text.hasSuffix("});"))
+
+            let affiliate = try await search(
+                server,
+                [
+                    ("applicationId", "1"), ("keyword", "camera"), ("hits", "1"), ("affiliateId", "abc.123"),
+                    ("carrier", "2"),
+                ])
+            #expect(affiliate.json?["carrier"].int == 2)
+            #expect(
+                items(affiliate).first?["affiliateUrl"].string?.hasPrefix("https://hb.afl.rakuten.co.jp/hgc/abc.123/")
+                    == true)
+        }
+    }
+
     @Test func anyOneSearchConditionIsEnough() async throws {
         try await withSearchServer { server in
             for condition in [
