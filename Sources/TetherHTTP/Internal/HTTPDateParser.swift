@@ -37,9 +37,11 @@ enum HTTPDateParser {
         return fields.date
     }
 
-    /// `date` as an IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`; fractions of a second are dropped.
+    /// `date` as an IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`; fractions of a second are dropped, and dates
+    /// outside the years 0001 to 9999 (which the four-digit year cannot hold) are clamped to them.
     static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let interval = date.timeIntervalSince1970
+        let seconds = interval.isNaN ? 0 : Int(min(max(interval, -62_135_596_800), 253_402_300_799).rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)

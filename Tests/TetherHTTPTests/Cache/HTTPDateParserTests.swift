@@ -40,6 +40,12 @@ import Testing
         #expect(HTTPDateParser.format(Date(timeIntervalSince1970: -1)) == "Wed, 31 Dec 1969 23:59:59 GMT")
     }
 
+    @Test func formatClampsToFourDigitYears() {
+        #expect(HTTPDateParser.format(.distantFuture) == "Mon, 01 Jan 4001 00:00:00 GMT")
+        #expect(HTTPDateParser.format(Date(timeIntervalSince1970: .infinity)) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPDateParser.format(Date(timeIntervalSince1970: -.infinity)) == "Mon, 01 Jan 0001 00:00:00 GMT")
+    }
+
     @Test(arguments: [0, 951_782_400, 951_868_799, 1_700_000_000, 4_107_542_399, -2_208_988_800])
     func formatThenParseRoundTrips(seconds: Int) {
         let date = Date(timeIntervalSince1970: TimeInterval(seconds))
