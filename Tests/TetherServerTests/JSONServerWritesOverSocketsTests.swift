@@ -49,6 +49,22 @@ struct JSONServerWritesOverSocketsTests {
         }
     }
 
+    @Test func anEmptyCollectionStartsAt1AndStringIDsGetARandomOne() async throws {
+        let database = try JSONDatabase(["empty": [], "tags": [["id": "a1", "name": "x"]]])
+        try await withJSONServer(database, .init()) { server in
+            let first = try await server.send("POST", "/empty", body: #"{"n": 1}"#)
+            #expect(first.status == 201 && first.json == ["n": 1, "id": 1])
+            #expect(try await server.send("POST", "/empty", body: "{}").json?["id"].int == 2)
+            let tag = try await server.send("POST", "/tags", body: #"{"name": "y"}"#)
+            #expect(tag.status == 201)
+            let id = try #require(tag.json?["id"].string)
+            let alphabet = Set("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict")
+            #expect(id.count == 7 && id.allSatisfy(alphabet.contains))
+            #expect(tag.header("Location") == "\(server.base)/tags/\(id)")
+            #expect(try await server.get("/tags/\(id)").json?["name"].string == "y")
+        }
+    }
+
     @Test func formBodiesAreStoredAsText() async throws {
         try await withJSONPlaceholderServer(writable: true) { server in
             let created = try await server.send(
