@@ -52,6 +52,18 @@ import Testing
         #expect(CacheEntryCodec.decode(future) == nil)
     }
 
+    @Test func randomBytesNeverCrashTheDecoder() {
+        var generator = SeededGenerator(state: 0x7448_4331)
+        let valid = CacheEntryCodec.encode(record)
+        for _ in 0..<2_000 {
+            // Random bytes behind a valid header, so decoding gets past the magic and version.
+            let tail = (0..<Int.random(in: 0...200, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            #expect(CacheEntryCodec.decode(Array(valid.prefix(8)) + tail) == nil)
+        }
+    }
+
     @Test func garbageIsRejected() {
         #expect(CacheEntryCodec.decode([]) == nil)
         #expect(CacheEntryCodec.decode(Array("not a cache entry at all, just text".utf8)) == nil)

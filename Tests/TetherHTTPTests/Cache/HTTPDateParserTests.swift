@@ -75,6 +75,24 @@ import Testing
         #expect(HTTPDateParser.parse(text) == nil)
     }
 
+    @Test func mutatedDatesNeverCrashAndWhatParsesRoundTrips() {
+        var generator = SeededGenerator(state: 9111)
+        let seeds = Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8) + Array("Sunday, 06-Nov-94 08:49:37 GMT".utf8)
+        let alphabet = Array("0123456789 ,:-GMTSunNovFebWed\t\u{0}é".utf8)
+        var parsed = 0
+        for _ in 0..<5_000 {
+            var bytes = Array(seeds.prefix(Int.random(in: 0...seeds.count, using: &generator)))
+            for _ in 0..<Int.random(in: 0...3, using: &generator) where !bytes.isEmpty {
+                bytes[Int.random(in: 0..<bytes.count, using: &generator)] = alphabet.randomElement(using: &generator)!
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let date = HTTPDateParser.parse(text, now: cacheEpoch) else { continue }
+            parsed += 1
+            #expect(HTTPDateParser.parse(HTTPDateParser.format(date)) == date, "\(text)")
+        }
+        #expect(parsed > 0)
+    }
+
     @Test func parsesSubstrings() {
         let header = "date=Sun, 06 Nov 1994 08:49:37 GMT"
         #expect(HTTPDateParser.parse(header.dropFirst(5)) == example)
