@@ -26,12 +26,19 @@ extension HTTPServer {
         public var accessLog: (@Sendable (String) -> Void)?
         /// Random faults to inject; ``FaultConfiguration/none`` by default.
         public var faults: FaultConfiguration
+        /// How many bytes of a streamed body (``HTTPResponse/Body/stream(_:)``) may wait for a client that reads
+        /// slowly: while more than this is pulled from the stream and not yet handed to the socket, the server
+        /// stops pulling. 1 MiB by default (at least one chunk is always taken). What the stream buffers itself is
+        /// up to its producer: `AsyncStream(unfolding:)`, or a `bufferingPolicy`, keeps a producer from running
+        /// ahead of the pulls.
+        public var maximumPendingStreamBytes: Int
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, limits: HTTPRequestParser.Limits = .init(),
             headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
             maximumConnections: Int = 512, shutdownGracePeriod: Duration = .seconds(5),
-            accessLog: (@Sendable (String) -> Void)? = nil, faults: FaultConfiguration = .none
+            accessLog: (@Sendable (String) -> Void)? = nil, faults: FaultConfiguration = .none,
+            maximumPendingStreamBytes: Int = 1 << 20
         ) {
             self.host = host
             self.port = port
@@ -42,6 +49,7 @@ extension HTTPServer {
             self.shutdownGracePeriod = shutdownGracePeriod
             self.accessLog = accessLog
             self.faults = faults
+            self.maximumPendingStreamBytes = maximumPendingStreamBytes
         }
     }
 }

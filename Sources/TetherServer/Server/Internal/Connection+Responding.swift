@@ -104,6 +104,10 @@ extension Connection {
 
     /// Writes a streamed body as it is produced: in chunks, or raw until the close for HTTP/1.0 (or the
     /// response's own `Content-Length`). A reset sends the head and the first chunk only.
+    ///
+    /// Backpressure: the task pulling from the stream waits while more than `maximumPendingStreamBytes` pulled
+    /// bytes have not been taken by this thread, which takes the next chunk only when the previous one is in the
+    /// socket (a blocking send), so a slow client holds at most that much plus two chunks in memory.
     private func writeStream(
         _ stream: AsyncStream<[UInt8]>, of response: HTTPResponse, version: HTTPVersion,
         framing: HTTPResponseSerializer.Framing, keepAlive: Bool, reset: Bool
@@ -112,9 +116,10 @@ extension Connection {
         let head = HTTPResponseSerializer.head(of: response, bodyLength: nil, version: version, keepAlive: keepAlive)
         guard socket.send(head) else { return (false, 0) }
         if framing == .none { return (true, 0) }
-        let handoff = makeHandoff(of: [UInt8].self)
+        let handoff = makeHandoff(
+            of: [UInt8].self, capacity: core.configuration.maximumPendingStreamBytes, cost: { $0.count })
         let work = startWork(handoff) {
-            for await chunk in stream { handoff.push(chunk) }
+            for await chunk in stream { await handoff.send(chunk) }
             handoff.finish()
         }
         guard let task = work else { return (false, 0) }

@@ -123,12 +123,14 @@ final class Connection {
         return task
     }
 
-    /// A handoff whose values ``wait(for:)`` can wait for.
-    func makeHandoff<Value>(of type: Value.Type = Value.self) -> Handoff<Value> {
+    /// A handoff whose values ``wait(for:)`` can wait for; `capacity` and `cost` as in ``Handoff``.
+    func makeHandoff<Value>(
+        of type: Value.Type = Value.self, capacity: Int = .max, cost: @escaping @Sendable (Value) -> Int = { _ in 1 }
+    ) -> Handoff<Value> {
         #if canImport(Darwin)
-            return Handoff()
+            return Handoff(capacity: capacity, cost: cost)
         #else
-            return Handoff(signal: executor.signal)
+            return Handoff(signal: executor.signal, capacity: capacity, cost: cost)
         #endif
     }
 
