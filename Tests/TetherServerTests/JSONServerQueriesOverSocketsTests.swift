@@ -53,9 +53,11 @@ struct JSONServerQueriesOverSocketsTests {
             #expect(cors.header("Access-Control-Allow-Origin") == "http://app.example")
 
             // Every collection with its count, ids compared as text, case and trailing slash ignored.
-            for (name, count) in [("comments", 500), ("albums", 100), ("photos", 5000), ("users", 10), ("todos", 200)] {
+            for (name, count) in [("comments", 500), ("albums", 100), ("users", 10), ("todos", 200)] {
                 #expect(try await server.get("/\(name)").json?.array?.count == count, "\(name)")
             }
+            // The 5000 photos by their total rather than their bytes, to keep the test quick.
+            #expect(try await server.get("/photos?_limit=1").header("X-Total-Count") == "5000")
             #expect(try await server.get("/POSTS/7/").json?["id"].int == 7)
             #expect(
                 try await server.get("/db").json?.object?.keys == [
