@@ -20,6 +20,9 @@ let areas = [
         name: "json", summary: "Codable decoding and parsing against Foundation (JSONDecoder, JSONSerialization)",
         run: JSONBench.run),
     Area(name: "server", summary: "The local API server against nginx on the same bytes (wrk)", run: ServerBench.run),
+    Area(
+        name: "http", summary: "The HTTP client against raw URLSession, its cache hits and coalescing",
+        run: HTTPBench.run),
 ]
 
 let usage = """

@@ -20,7 +20,7 @@ protocol Command {
 extension TetherCLI {
     /// Every command, in the order the help lists them.
     static var commands: [any Command.Type] {
-        [JSONCommand.self, ServeCommand.self, HelpCommand.self, VersionCommand.self]
+        [JSONCommand.self, GetCommand.self, ServeCommand.self, HelpCommand.self, VersionCommand.self]
     }
 
     /// The command called `name`, if there is one.
