@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TetherHTTP
+import TetherHTTP1
+import TetherServer
+
+/// The per-attempt timeout and the total deadline against a server slowed by fault injection (`latency=`).
+///
+/// Elapsed times are only checked against generous upper bounds, far below the injected latency, so that a
+/// deadline that is not enforced fails the test instead of merely slowing it.
+@Suite("Deadlines over sockets", .timeLimit(.minutes(1)))
+struct DeadlinesOverSocketsTests {
+    static let slow: HTTPHeaders = ["X-Tether-Fault": "latency=3s"]
+
+    @Test func aRequestsTimeoutOverridesTheConfiguration() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.timeout = .seconds(30)
+                $0.retryPolicy = .never
+            }
+            var request = Request<Data>(path: "/slow", headers: Self.slow)
+            request.timeout = .milliseconds(250)
+            let start = ContinuousClock.now
+            let error = try #require(await sendExpectingError(request, on: client))
+            guard case .timeout(.request(let limit)) = error.kind else {
+                Issue.record("expected a request timeout, got \(error)")
+                return
+            }
+            #expect(limit == .milliseconds(250))
+            #expect(error.attempts == 1)
+            #expect(ContinuousClock.now - start < .seconds(2))
+        }
+    }
+
+    @Test func aTimedOutAttemptIsRetried() async throws {
+        try await withSocketServer(answering: .json(text: #"{"ok": true}"#)) { server in
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.timeout = .milliseconds(300)
+                $0.retryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(10), jitter: 0)
+                $0.interceptors = [FaultOnFirstAttempts("latency=3s")]
+            }
+            let start = ContinuousClock.now
+            let response = try await client.send(Request<Data>(path: "/sometimes-slow"))
+            #expect(response.attempts == 2)
+            #expect(response.metrics.attempts.count == 2)
+            #expect(ContinuousClock.now - start < .seconds(2))
+        }
+    }
+
+    @Test func theTotalDeadlineSpansRetries() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let events = SocketEventLog()
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.timeout = .milliseconds(250)
+                $0.totalTimeout = .milliseconds(700)
+                $0.retryPolicy = RetryPolicy(maximumAttempts: 10, initialDelay: .milliseconds(10), jitter: 0)
+                $0.monitors = [events]
+            }
+            let start = ContinuousClock.now
+            let error = try #require(
+                await sendExpectingError(Request<Data>(path: "/slow", headers: Self.slow), on: client))
+            guard case .timeout(.total(let limit)) = error.kind else {
+                Issue.record("expected the total deadline, got \(error)")
+                return
+            }
+            #expect(limit == .milliseconds(700))
+            #expect(error.attempts >= 2)
+            #expect(error.attempts < 10)
+            #expect(events.startedCount == error.attempts)
+            #expect(ContinuousClock.now - start < .seconds(2.5))
+        }
+    }
+
+    @Test func aTotalDeadlineShorterThanTheTimeoutIsReportedAsTotal() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            var request = Request<Data>(path: "/slow", headers: Self.slow)
+            request.totalTimeout = .milliseconds(300)
+            let client = HTTPClient(baseURL: server.baseURL) { $0.timeout = .seconds(10) }
+            let error = try #require(await sendExpectingError(request, on: client))
+            guard case .timeout(.total(let limit)) = error.kind else {
+                Issue.record("expected the total deadline, got \(error)")
+                return
+            }
+            #expect(limit == .milliseconds(300))
+            #expect(error.description.contains("total deadline"))
+        }
+    }
+
+    @Test func aRetryAfterLongerThanWhatIsLeftEndsAtOnceWithTheStatus() async throws {
+        let routes: Routes = { _, _ in
+            .json(text: "{}", status: .serviceUnavailable, headers: ["Retry-After": "5"])
+        }
+        try await withSocketServer(routes) { server in
+            let client = HTTPClient(baseURL: server.baseURL) { $0.totalTimeout = .seconds(1) }
+            let start = ContinuousClock.now
+            let error = try #require(await sendExpectingError(Request<Data>(path: "/busy"), on: client))
+            #expect(error.status?.code == 503, "\(error)")
+            #expect(error.attempts == 1)
+            #expect(ContinuousClock.now - start < .seconds(4), "a guard: the 5 s wait was not started")
+        }
+    }
+
+    @Test func aQuickAnswerWithinTheDeadlinesSucceeds() async throws {
+        try await withSocketServer(answering: .json(text: #"{"ok": true}"#)) { server in
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.timeout = .seconds(5)
+                $0.totalTimeout = .seconds(10)
+            }
+            let request = Request<Data>(path: "/quick", headers: ["X-Tether-Fault": "latency=20ms"])
+            let response = try await client.send(request)
+            #expect(response.attempts == 1)
+            #expect(String(decoding: response.data, as: UTF8.self) == #"{"ok": true}"#)
+        }
+    }
+}
