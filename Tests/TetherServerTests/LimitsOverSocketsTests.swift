@@ -179,6 +179,30 @@ struct LimitsOverSocketsTests {
         }
     }
 
+    @Test func expectContinueGets100OnlyForABodyWithinTheLimit() async throws {
+        let database = try JSONDatabase(JSONPlaceholder.database)
+        try await withJSONServer(database, .init()) { server in
+            let refused = try await refuse(
+                Array(
+                    ("POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+                        + "Content-Length: 10485761\r\n\r\n").utf8), on: server)
+            expectRefused(refused, 413)
+            let port = server.port
+            let (interim, final) = try await onThread {
+                let client = try RawHTTPClient(port: port)
+                try client.send(
+                    "POST /posts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+                        + "Content-Length: 16\r\n\r\n")
+                let interim = try client.readResponse()
+                try client.send(#"{"title": "100"}"#)
+                return (interim, try client.readResponse())
+            }
+            #expect(interim.status == 100)
+            #expect(final.status == 201)
+            #expect(final.json == ["title": "100", "id": 101])
+        }
+    }
+
     @Test func aBodyThatStopsArrivingGets408() async throws {
         let database = try JSONPlaceholder.sharedReadOnly()
         try await withJSONServer(database, .init(headerTimeout: .milliseconds(300))) { server in
