@@ -203,3 +203,21 @@ func sendExpectingError<Value>(_ request: Request<Value>, on client: HTTPClient)
         return error
     }
 }
+
+/// A new directory below the system's temporary one, removed when the value goes away.
+final class SocketScratchDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("tether-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The regular files in the directory.
+    var files: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.sorted().map { url.appendingPathComponent($0) }
+    }
+}
