@@ -85,6 +85,23 @@ struct JSONServerWritesOverSocketsTests {
         }
     }
 
+    @Test func nestedItemRoutesRewriteToTheChildAsJSONServerDoes() async throws {
+        try await withJSONPlaceholderServer(writable: true) { server in
+            // `/:resource/:id/:nested/:nestedId` is `/:nested/:nestedId` for GET, PUT and DELETE; the parent id
+            // is not checked (comment 7 belongs to post 2), and PATCH has no such route.
+            #expect(try await server.get("/posts/1/comments/7").json?["postId"].int == 2)
+            #expect(try await server.send("PATCH", "/posts/1/comments/7", body: "{}").text == "{}")
+            let replaced = try await server.send("PUT", "/posts/1/comments/7", body: #"{"body": "new"}"#)
+            #expect(replaced.status == 200 && replaced.json == ["body": "new", "id": 7])
+            #expect(try await server.get("/comments/7").json == ["body": "new", "id": 7])
+            #expect(try await server.send("DELETE", "/posts/1/comments/7").status == 200)
+            #expect(try await server.get("/comments/7").status == 404)
+            // A nested POST does not check the parent either.
+            let orphan = try await server.send("POST", "/posts/9999/comments", body: "{}")
+            #expect(orphan.status == 201 && orphan.json == ["postId": "9999", "id": 501])
+        }
+    }
+
     @Test func putReplacesAndKeepsThePathID() async throws {
         try await withJSONPlaceholderServer(writable: true) { server in
             let replaced = try await server.send("PUT", "/posts/1", body: #"{"title": "x"}"#)
