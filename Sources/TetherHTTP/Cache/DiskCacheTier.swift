@@ -69,7 +69,6 @@ final class DiskCacheTier: Sendable {
     }
 
     var size: Int { state.withLock { $0.files.totalCost } }
-    var count: Int { state.withLock { $0.files.count } }
     var lastError: String? { state.withLock { $0.lastError } }
 
     /// The record stored for `key`, or `nil`; an unreadable, invalid or foreign file is deleted.

@@ -13,7 +13,6 @@ struct MemoryCacheTier {
 
     var isEnabled: Bool { costLimit > 0 }
     var cost: Int { entries.totalCost }
-    var count: Int { entries.count }
     var keysOldestFirst: [String] { entries.keysOldestFirst }
 
     /// The entry for `key`, which becomes the most recently used.
