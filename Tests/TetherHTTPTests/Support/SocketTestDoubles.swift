@@ -221,3 +221,12 @@ final class SocketScratchDirectory: Sendable {
         return names.sorted().map { url.appendingPathComponent($0) }
     }
 }
+
+/// A count shared between tasks.
+final class SocketCounter: Sendable {
+    private let count = Mutex(0)
+
+    func increment() { count.withLock { $0 += 1 } }
+
+    var value: Int { count.withLock { $0 } }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TetherHTTP
+import TetherHTTP1
+import TetherJSON
+import TetherServer
+
+/// Identical GETs in flight at once share one transfer to a real server; cancelling callers detach from it.
+///
+/// The server holds its answer until the test opens a gate, so the transfer stays in flight while the callers
+/// join it. Joining happens without any network work, so a short pause after every caller has started is ample.
+@Suite("Coalescing over sockets", .timeLimit(.minutes(1)))
+struct CoalescingOverSocketsTests {
+    /// A route that answers `{"n": <hit>}` once `gate` opens (only the first hit waits).
+    static func held(by gate: SocketGate) -> Routes {
+        { _, hit in
+            if hit == 1 { await gate.wait() }
+            return .json(text: #"{"n": \#(hit)}"#)
+        }
+    }
+
+    /// Starts `count` identical sends in tasks and returns them once all have started and the server has the
+    /// first request.
+    func startSends(
+        _ count: Int, of request: Request<JSON>, on client: HTTPClient, server: SocketTestServer
+    ) async throws -> [Task<Result<Response<JSON>, HTTPError>, Never>] {
+        let started = SocketCounter()
+        let tasks = (0..<count).map { _ in
+            Task { () -> Result<Response<JSON>, HTTPError> in
+                started.increment()
+                do throws(HTTPError) {
+                    return .success(try await client.send(request))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        #expect(await poll { started.value == count })
+        #expect(await server.log.wait(for: 1, on: request.path))
+        try await Task.sleep(for: .milliseconds(300))
+        return tasks
+    }
+
+    @Test func aHundredIdenticalGETsMakeOneServerHit() async throws {
+        let gate = SocketGate()
+        try await withSocketServer(Self.held(by: gate)) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let tasks = try await startSends(100, of: Request<JSON>(path: "/shared"), on: client, server: server)
+            gate.open()
+            var values: [Int?] = []
+            for task in tasks { values.append(try await task.value.get().value["n"].int) }
+            #expect(values == Array(repeating: 1, count: 100))
+            #expect(server.log.count("/shared") == 1)
+        }
+    }
+
+    @Test func oneCallerCancellingDoesNotCancelTheOthers() async throws {
+        let gate = SocketGate()
+        try await withSocketServer(Self.held(by: gate)) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let tasks = try await startSends(3, of: Request<JSON>(path: "/shared"), on: client, server: server)
+            tasks[0].cancel()
+            let cancelled = await tasks[0].value
+            gate.open()
+            guard case .failure(let error) = cancelled else {
+                Issue.record("the cancelled caller got a response")
+                return
+            }
+            #expect(error.isCancellation, "\(error)")
+            for task in tasks.dropFirst() {
+                #expect(try await task.value.get().value["n"].int == 1)
+            }
+            #expect(server.log.count("/shared") == 1)
+        }
+    }
+
+    @Test func allCallersCancellingAbandonsTheTransfer() async throws {
+        let gate = SocketGate()
+        try await withSocketServer(Self.held(by: gate)) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let tasks = try await startSends(3, of: Request<JSON>(path: "/shared"), on: client, server: server)
+            for task in tasks { task.cancel() }
+            for task in tasks {
+                guard case .failure(let error) = await task.value else {
+                    Issue.record("a cancelled caller got a response")
+                    continue
+                }
+                #expect(error.isCancellation, "\(error)")
+            }
+            // The abandoned transfer is not joined: the next caller starts its own, which the server answers.
+            let next = try await client.send(Request<JSON>(path: "/shared"))
+            #expect(next.value["n"].int == 2)
+            #expect(server.log.count("/shared") == 2)
+            gate.open()
+        }
+    }
+
+    @Test func requestsWithDifferentHeadersAreNotShared() async throws {
+        let gate = SocketGate()
+        let routes: Routes = { _, hit in
+            if hit == 1 { await gate.wait() }
+            return .json(text: #"{"n": \#(hit)}"#)
+        }
+        try await withSocketServer(routes) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let english = Task {
+                try await client.send(Request<JSON>(path: "/page", headers: ["Accept-Language": "en"]))
+            }
+            #expect(await server.log.wait(for: 1, on: "/page"))
+            let japanese = try await client.send(Request<JSON>(path: "/page", headers: ["Accept-Language": "ja"]))
+            #expect(japanese.value["n"].int == 2)
+            gate.open()
+            #expect(try await english.value.value["n"].int == 1)
+        }
+    }
+
+    @Test func postsAreNeverShared() async throws {
+        let gate = SocketGate()
+        let routes: Routes = { _, hit in
+            if hit == 1 { await gate.wait() }
+            return .json(text: #"{"n": \#(hit)}"#)
+        }
+        try await withSocketServer(routes) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let request = Request<JSON>(path: "/orders", method: .post)
+            let first = Task { try await client.send(request) }
+            #expect(await server.log.wait(for: 1, on: "/orders"))
+            let second = try await client.send(request)
+            #expect(second.value["n"].int == 2)
+            gate.open()
+            #expect(try await first.value.value["n"].int == 1)
+        }
+    }
+
+    @Test func withCoalescingOffEveryGETGoesOut() async throws {
+        let gate = SocketGate()
+        try await withSocketServer(Self.held(by: gate)) { server in
+            let client = HTTPClient(baseURL: server.baseURL) { $0.coalescesRequests = false }
+            let first = Task { try await client.send(Request<JSON>(path: "/shared")) }
+            #expect(await server.log.wait(for: 1, on: "/shared"))
+            let second = try await client.send(Request<JSON>(path: "/shared"))
+            #expect(second.value["n"].int == 2)
+            gate.open()
+            #expect(try await first.value.value["n"].int == 1)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TetherHTTP
+import TetherHTTP1
+import TetherJSON
+import TetherServer
+
+/// Per-host rate limits: callers queue for their turn, so a server that enforces a rate never answers 429.
+@Suite("Rate limit over sockets", .timeLimit(.minutes(1)))
+struct RateLimitOverSocketsTests {
+    static let searchPath = "/services/api/IchibaItem/Search/20220601"
+
+    static func search(_ applicationID: String, keyword: String) -> Request<JSON> {
+        Request<JSON>(path: searchPath, query: [("applicationId", applicationID), ("keyword", keyword)])
+    }
+
+    @Test func threeRequestsAtFivePerSecondAreSpaced() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let client = HTTPClient(baseURL: server.baseURL) { $0.rateLimits["127.0.0.1"] = .perSecond(5) }
+            let results = await client.send(all: (1...3).map { Request<Data>(path: "/item/\($0)") })
+            let waits = try results.map { try $0.get().metrics.rateLimitWait }.sorted()
+            #expect(waits[0] == .zero)
+            #expect(waits[1] >= .milliseconds(150))
+            #expect(waits[2] >= .milliseconds(350))
+            let arrivals = server.log.requests.map(\.arrival).sorted()
+            #expect(arrivals.count == 3)
+            for (earlier, later) in zip(arrivals, arrivals.dropFirst()) {
+                #expect(later - earlier >= .milliseconds(100), "requests 200 ms apart, loosely")
+            }
+        }
+    }
+
+    @Test func aLimitForAnotherHostDoesNotDelay() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.rateLimits["api.example.com"] = RateLimit(requests: 1, per: .seconds(30))
+            }
+            let results = await client.send(all: (1...3).map { Request<Data>(path: "/item/\($0)") })
+            let waits = try results.map { try $0.get().metrics.rateLimitWait }
+            #expect(waits == [.zero, .zero, .zero])
+        }
+    }
+
+    @Test func withoutAClientLimitTheRakutenServerAnswers429() async throws {
+        try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
+            let client = HTTPClient(baseURL: baseURL) {
+                $0.retryPolicy = .never
+                $0.apiErrorDecoder = .json(RakutenAPIError.self)
+            }
+            let results = await client.send(all: [
+                Self.search("limit-test", keyword: "tea"), Self.search("limit-test", keyword: "coffee"),
+            ])
+            let failures = results.compactMap { result -> HTTPError? in
+                if case .failure(let error) = result { return error }
+                return nil
+            }
+            #expect(failures.count == 1)
+            #expect(failures.first?.status?.code == 429)
+            #expect((failures.first?.statusFailure?.apiError as? RakutenAPIError)?.error == "too_many_requests")
+        }
+    }
+
+    @Test func callersWaitForTheirTurnInsteadOfGetting429() async throws {
+        try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
+            // Rakuten admits one request per second per application; a little margin absorbs network jitter.
+            let client = HTTPClient(baseURL: baseURL) {
+                $0.retryPolicy = .never
+                $0.rateLimits["127.0.0.1"] = RateLimit(requests: 1, per: .milliseconds(1100))
+            }
+            let keywords = ["tea", "coffee", "rice"]
+            let results = await client.send(all: keywords.map { Self.search("patient-app", keyword: $0) })
+            for result in results {
+                let response = try result.get()
+                #expect(response.status.code == 200)
+                #expect(response.value["count"].int != nil)
+            }
+            let waits = try results.map { try $0.get().metrics.rateLimitWait }.sorted()
+            #expect(waits[2] >= .seconds(2))
+        }
+    }
+}
