@@ -120,9 +120,17 @@ enum ServerBench {
 
     /// A port that was free a moment ago (bound to 0 and closed).
     private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #if canImport(Darwin)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard descriptor >= 0 else { throw Unavailable(description: "cannot create a socket") }
         defer { close(descriptor) }
         var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0

@@ -10,6 +10,12 @@
 ///
 /// Not a resource owner: whoever holds the descriptor closes it (see ``ConnectionRegistry``). Sends never raise
 /// `SIGPIPE` (`MSG_NOSIGNAL` on Linux, `SO_NOSIGPIPE` on Apple platforms).
+///
+/// Platforms: built and tested on Linux (Glibc). The Apple branches (`#if canImport(Darwin)`) were reviewed
+/// against the Darwin headers but are not compiled here: there `SOCK_STREAM` and the other constants are plain
+/// `Int32`s (Glibc imports `SOCK_STREAM` as an enum), there is no `SOCK_CLOEXEC` or `MSG_NOSIGNAL` (close-on-exec
+/// is set with `fcntl`, `SIGPIPE` is suppressed per socket with `SO_NOSIGPIPE`), `timeval.tv_usec` is an `Int32`,
+/// `msghdr.msg_iovlen` an `Int32`, and accepted sockets inherit the listener's `O_NONBLOCK`.
 struct Socket: Sendable {
     let fd: Int32
 
@@ -49,6 +55,10 @@ struct Socket: Sendable {
         let info = first.pointee
         let fd = socket(info.ai_family, streamType, 0)
         guard fd >= 0 else { throw systemFailure(.socketFailed, "socket") }
+        #if canImport(Darwin)
+            // No SOCK_CLOEXEC there: set close-on-exec afterwards, as accept() does.
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #endif
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         if info.ai_family == AF_INET6 {
@@ -126,7 +136,7 @@ struct Socket: Sendable {
         #if canImport(Darwin)
             return Darwin.timeval(tv_sec: Int(seconds), tv_usec: Int32(attoseconds / 1_000_000_000_000))
         #else
-            return Glibc.timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+            return timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         #endif
     }
 
