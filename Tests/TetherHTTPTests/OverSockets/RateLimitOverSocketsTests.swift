@@ -23,10 +23,11 @@ struct RateLimitOverSocketsTests {
             #expect(waits[1] >= .milliseconds(150))
             #expect(waits[2] >= .milliseconds(350))
             let arrivals = server.log.requests.map(\.arrival).sorted()
-            #expect(arrivals.count == 3)
-            for (earlier, later) in zip(arrivals, arrivals.dropFirst()) {
-                #expect(later - earlier >= .milliseconds(100), "requests 200 ms apart, loosely")
-            }
+            try #require(arrivals.count == 3)
+            // Loosely, at the server: 200 ms apart, less network jitter (the first request also sets up the
+            // connection the others reuse, so only the last gap and the whole span are compared).
+            #expect(arrivals[2] - arrivals[1] >= .milliseconds(100))
+            #expect(arrivals[2] - arrivals[0] >= .milliseconds(200))
         }
     }
 
