@@ -90,7 +90,7 @@ struct CacheOverSocketsTests {
     }
 
     @Test func jsonServerETagsRevalidateOverTheRealServer() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = HTTPClient(baseURL: baseURL) { $0.cache = HTTPCache() }
             let first = try await client.send(Request<SocketPost>(path: "/posts/1"))
             let second = try await client.send(Request<SocketPost>(path: "/posts/1"))

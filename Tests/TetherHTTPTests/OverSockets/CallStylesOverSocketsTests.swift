@@ -39,7 +39,7 @@ struct CallStylesOverSocketsTests {
     }
 
     @Test func aCompletionHandlerIsCalledOnceOnTheGivenQueue() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = HTTPClient(baseURL: baseURL)
             let marked = MarkedQueue()
             let (results, onQueue) = await completions(on: marked) { done in
@@ -53,7 +53,7 @@ struct CallStylesOverSocketsTests {
     }
 
     @Test func aFailureReachesTheCompletionHandlerOnce() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = HTTPClient(baseURL: baseURL)
             let marked = MarkedQueue()
             let (results, onQueue) = await completions(on: marked) { done in
@@ -97,7 +97,7 @@ struct CallStylesOverSocketsTests {
     }
 
     @Test func aBatchReturnsResultsInOrderWithTheirOwnErrors() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = HTTPClient(baseURL: baseURL) { $0.retryPolicy = .never }
             let paths = ["/posts/1", "/posts/999999", "/posts/2", "/posts/1?_fault=status=500", "/posts/5"]
             let results = await client.send(all: paths.map { Request<SocketPost>(path: $0) })
@@ -113,7 +113,7 @@ struct CallStylesOverSocketsTests {
     }
 
     @Test func aBatchWithACompletionHandlerIsCalledOnceOnTheQueue() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = HTTPClient(baseURL: baseURL)
             let marked = MarkedQueue()
             let requests = [3, 1, 2].map { Request<SocketPost>(path: "/posts/\($0)") }
@@ -168,7 +168,7 @@ struct CallStylesOverSocketsTests {
     }
 
     @Test func responsesYieldTheCachedOneThenTheRevalidatedOne() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = HTTPClient(baseURL: baseURL) { $0.cache = HTTPCache() }
             _ = try await client.send(Request<SocketPost>(path: "/posts/4"))
             var sources: [Response<SocketPost>.Source] = []

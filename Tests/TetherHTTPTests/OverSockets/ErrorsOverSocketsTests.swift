@@ -26,7 +26,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func aResetConnectionIsATransportError() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let request = Request<[SocketPost]>(path: "/posts", headers: ["X-Tether-Fault": "reset"])
             let error = try #require(await sendExpectingError(request, on: client(baseURL)))
             #expect(error.isTransport, "\(error)")
@@ -35,7 +35,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func aTruncatedBodyIsATransportError() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let request = Request<[SocketPost]>(path: "/posts", query: [("_fault", "truncate")])
             let error = try #require(await sendExpectingError(request, on: client(baseURL)))
             #expect(error.isTransport, "\(error)")
@@ -43,7 +43,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func a404IsAStatusFailureWithTheBody() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let error = try #require(
                 await sendExpectingError(Request<SocketPost>(path: "/posts/999999"), on: client(baseURL)))
             let failure = try #require(error.statusFailure, "\(error)")
@@ -57,7 +57,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func an500FromFaultInjectionIsAStatusFailure() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let request = Request<SocketPost>(path: "/posts/1", headers: ["X-Tether-Fault": "status=500"])
             let error = try #require(await sendExpectingError(request, on: client(baseURL)))
             let failure = try #require(error.statusFailure, "\(error)")
@@ -83,7 +83,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func aBodyThatIsNotAnAPIErrorLeavesItNil() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenAPIError.self) }
             let error = try #require(await sendExpectingError(Request<Data>(path: "/posts/999999"), on: client))
             #expect(error.statusFailure?.status.code == 404)
@@ -93,7 +93,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func wrongTypesAreADecodingFailureWithTheCodingPath() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let one = try #require(
                 await sendExpectingError(Request<PostWithNumericTitle>(path: "/posts/1"), on: client(baseURL)))
             let failure = try #require(one.decodingFailure, "\(one)")
@@ -131,7 +131,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func anAnnouncedBodyOverTheLimitIsTooLarge() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let client = client(baseURL) { $0.maximumResponseSize = 1000 }
             let error = try #require(await sendExpectingError(Request<Data>(path: "/posts"), on: client))
             guard case .responseTooLarge(let limit) = error.kind else {

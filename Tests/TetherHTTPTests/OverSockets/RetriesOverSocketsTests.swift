@@ -40,7 +40,7 @@ struct RetriesOverSocketsTests {
     }
 
     @Test func anInjected503IsRetriedAfterItsRetryAfterSeconds() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let events = SocketEventLog()
             let client = client(baseURL, events) { $0.interceptors = [FaultOnFirstAttempts("status=503")] }
             let start = ContinuousClock.now
@@ -54,7 +54,7 @@ struct RetriesOverSocketsTests {
     }
 
     @Test func aRetryAfterBeyondTheCapEndsTheRetries() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let events = SocketEventLog()
             let client = client(baseURL, events) {
                 $0.interceptors = [FaultOnFirstAttempts("status=503")]
@@ -163,7 +163,7 @@ struct RetriesOverSocketsTests {
     }
 
     @Test func aTransportErrorIsRetried() async throws {
-        try await withSocketApp { baseURL, _ in
+        try await withSocketREST { baseURL, _ in
             let events = SocketEventLog()
             let client = client(baseURL, events) { $0.interceptors = [FaultOnFirstAttempts("reset")] }
             let response = try await client.send(Request<SocketPost>(path: "/posts/2"))
@@ -174,8 +174,8 @@ struct RetriesOverSocketsTests {
     }
 
     @Test func aResetPOSTWithAKeyIsAppliedOnceByTheServer() async throws {
-        try await withSocketApp { baseURL, app in
-            let before = app.database.json["posts"].array?.count ?? 0
+        try await withSocketREST { baseURL, database in
+            let before = database.json["posts"].array?.count ?? 0
             let client = client(baseURL) { $0.interceptors = [FaultOnFirstAttempts("reset")] }
             var request = Request<JSON>(
                 path: "/posts", method: .post, body: .json(["title": "once", "userId": 1] as JSON))
@@ -186,20 +186,20 @@ struct RetriesOverSocketsTests {
             #expect(response.attempts == 2)
             #expect(response.headers["Idempotent-Replayed"] == "true")
             #expect(response.value["title"].string == "once")
-            #expect(app.database.json["posts"].array?.count == before + 1)
+            #expect(database.json["posts"].array?.count == before + 1)
         }
     }
 
     @Test func aResetPOSTWithoutAKeyIsNotRetried() async throws {
-        try await withSocketApp { baseURL, app in
-            let before = app.database.json["posts"].array?.count ?? 0
+        try await withSocketREST { baseURL, database in
+            let before = database.json["posts"].array?.count ?? 0
             let client = client(baseURL) { $0.interceptors = [FaultOnFirstAttempts("reset")] }
             let request = Request<JSON>(path: "/posts", method: .post, body: .json(["title": "maybe"] as JSON))
             let error = try #require(await sendExpectingError(request, on: client))
             #expect(error.isTransport, "\(error)")
             #expect(error.attempts == 1)
             // The write happened once; a blind retry would have made it twice.
-            #expect(app.database.json["posts"].array?.count == before + 1)
+            #expect(database.json["posts"].array?.count == before + 1)
         }
     }
 }

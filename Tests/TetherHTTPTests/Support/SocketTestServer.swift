@@ -128,6 +128,28 @@ func withSocketApp<Value>(
     }
 }
 
+/// The built-in data set, generated once for every test.
+private let builtInData = BuiltInDataSet.make(imageBaseURL: "http://127.0.0.1")
+
+/// Serves the built-in data set with ``TetherServerApp``'s REST responder (the json-server engine, in memory) on
+/// a server of its own, without the Rakuten catalog and images, so it starts in milliseconds; runs `body` with
+/// its base URL and database and stops it, also when `body` throws. Fault injection works as on the app.
+func withSocketREST<Value>(_ body: (URL, JSONDatabase) async throws -> Value) async throws -> Value {
+    let database = try JSONDatabase(builtInData, mode: .inMemory)
+    let server = HTTPServer(
+        configuration: .init(shutdownGracePeriod: .milliseconds(200)),
+        responders: [JSONServerResponder(database: database)])
+    let port = try await server.start()
+    do {
+        let value = try await body(URL(string: "http://127.0.0.1:\(port)")!, database)
+        await server.stop()
+        return value
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
 /// A port on 127.0.0.1 that nothing listens on: a server's port, taken and released.
 func closedLoopbackPort() async throws -> Int {
     let server = HTTPServer(configuration: .init(), responders: [])
