@@ -103,7 +103,7 @@ public struct TetherServerApp: Sendable {
         case .database(let database): openDatabase = database
         }
 
-        let catalog = RakutenCatalog()
+        let catalog = RakutenCatalog.builtIn
         let search = RakutenSearchResponder(
             catalog: catalog,
             configuration: .init(rateLimit: options.rakutenRateLimit ? .seconds(1) : nil))

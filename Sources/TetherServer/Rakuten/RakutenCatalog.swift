@@ -25,6 +25,10 @@ public struct RakutenCatalog: Sendable {
         items = generator.makeItems(count: max(count, 0))
     }
 
+    /// The default catalog (seed 1, ``defaultCount`` items), generated once per process on first use and shared by
+    /// every server started after (it is immutable).
+    public static let builtIn = RakutenCatalog()
+
     /// The number of items.
     public var count: Int { items.count }
 
