@@ -7,6 +7,7 @@
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
+// - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits).
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
 // - CZlib: the system zlib, for PNG images.
 // - TetherCLI: the commands behind the `tether` executable, as a library so tests can drive them.
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "TetherHTTP1", targets: ["TetherHTTP1"]),
         .library(name: "TetherHTTP", targets: ["TetherHTTP"]),
         .library(name: "TetherHTTPTesting", targets: ["TetherHTTPTesting"]),
+        .library(name: "TetherStore", targets: ["TetherStore"]),
         .library(name: "TetherServer", targets: ["TetherServer"]),
         .executable(name: "tether", targets: ["tether"]),
         .executable(name: "tether-bench", targets: ["tether-bench"]),
@@ -30,6 +32,7 @@ let package = Package(
         .target(name: "TetherHTTP1"),
         .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1"]),
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
+        .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
         .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherHTTP", "TetherServer"]),
@@ -40,6 +43,8 @@ let package = Package(
         .testTarget(
             name: "TetherHTTPTests",
             dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1"]),
+        .testTarget(
+            name: "TetherStoreTests", dependencies: ["TetherStore", "TetherHTTP", "TetherServer", "TetherJSON"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherCLITests", dependencies: ["TetherCLI", "TetherJSON", "TetherServer"]),
     ]

@@ -1,0 +1,128 @@
+public import Foundation
+public import Observation
+
+/// What the store knows about one entity: the value every list and detail view shows, and its sync state.
+///
+/// There is one `EntityState` per type and id in a store: ``EntityStore/entity(_:id:)`` returns the same object
+/// to every caller, and every ``QueryState`` that contains the id reads its ``value`` from it, so an edit shows
+/// everywhere at once. All properties are `@Observable` and change on the main actor.
+///
+/// ``value`` is the latest local edit while edits are being saved, else the latest server version. After a failed
+/// save it returns to the server version and ``error`` says why; after a 412 ``conflict`` holds both versions.
+@MainActor
+@Observable
+public final class EntityState<Entity: RemoteEntity> {
+    /// The state of the entity's synchronisation with the server.
+    public enum Status: Sendable, Hashable {
+        /// Known only by id; nothing loaded yet.
+        case idle
+        /// Being fetched.
+        case loading
+        /// Matches the last server answer.
+        case synced
+        /// Local edits are on their way to the server.
+        case syncing
+        /// The last load or save failed (see ``EntityState/error``).
+        case failed
+        /// Deleted on the server.
+        case deleted
+    }
+
+    /// The entity's id. For a created entity this is the temporary id until the server answers, then the server's.
+    public internal(set) var id: Entity.ID
+    /// The value to show, `nil` until loaded.
+    public internal(set) var value: Entity?
+    /// Where the entity stands with the server.
+    public internal(set) var status: Status = .idle
+    /// The last failure, cleared by the next success.
+    public internal(set) var error: StoreError?
+    /// Both versions after a conflicting edit (412); resolve with ``EntityStore/resolveConflict(_:keeping:)``.
+    public internal(set) var conflict: Conflict<Entity>?
+    /// When the value last came from the server.
+    public internal(set) var updatedAt: Date?
+
+    // Store bookkeeping, not observed.
+    @ObservationIgnored var serverValue: Entity?
+    @ObservationIgnored var etag: String?
+    @ObservationIgnored var pendingEdits: [PendingEdit<Entity>] = []
+    @ObservationIgnored var queryReferences = 0
+    @ObservationIgnored var observers = ObserverList<EntityState<Entity>>()
+    @ObservationIgnored var unusedSince: Date?
+    @ObservationIgnored var loadTask: Task<Void, Never>?
+    @ObservationIgnored var saveChain: Task<Void, Never>?
+    @ObservationIgnored weak var store: EntityStore?
+
+    init(id: Entity.ID) {
+        self.id = id
+    }
+
+    /// Loads the entity from `collectionPath/id` (joining a load already running). Local edits on their way are
+    /// kept; a failure sets ``error`` and keeps the value shown.
+    public func load() async {
+        if let loadTask {
+            await loadTask.value
+            return
+        }
+        guard let store else { return }
+        let task = Task { @MainActor in
+            await store.loadEntity(self)
+            self.loadTask = nil
+        }
+        loadTask = task
+        await task.value
+    }
+
+    /// Calls `handler` now and after every change, on the main actor, until the token is cancelled or released.
+    public func observe(_ handler: @escaping @MainActor (EntityState<Entity>) -> Void) -> ObservationToken {
+        let id = makeObserverID()
+        observers.add(id: id, handler)
+        handler(self)
+        return ObservationToken { [weak self] in self?.observers.remove(id: id) }
+    }
+
+    /// The states of this entity as an asynchronous sequence, for code that does not use Observation: the current
+    /// snapshot first, then one per change.
+    public var snapshots: AsyncStream<Snapshot> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(32)) { continuation in
+            let token = observe { continuation.yield(Snapshot($0)) }
+            continuation.onTermination = { _ in Task { @MainActor in token.cancel() } }
+        }
+    }
+
+    /// A value copy of the observable state.
+    public struct Snapshot: Sendable {
+        public var id: Entity.ID
+        public var value: Entity?
+        public var status: Status
+        public var error: StoreError?
+        public var hasConflict: Bool
+
+        @MainActor
+        init(_ state: EntityState<Entity>) {
+            id = state.id
+            value = state.value
+            status = state.status
+            error = state.error
+            hasConflict = state.conflict != nil
+        }
+    }
+
+    /// Tells the closure observers; Observation users are told by the property setters.
+    func changed() {
+        observers.notify(self)
+    }
+}
+
+/// The two versions of an entity after a conflicting edit.
+public struct Conflict<Entity: RemoteEntity>: Sendable {
+    /// The edit the server refused.
+    public var local: Entity
+    /// The server's current version (`nil` when it could not be read, or the entity was deleted).
+    public var server: Entity?
+}
+
+/// One local edit on its way to the server.
+struct PendingEdit<Entity: RemoteEntity>: Sendable {
+    let number: UInt64
+    let value: Entity
+}

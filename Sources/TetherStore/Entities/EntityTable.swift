@@ -1,0 +1,60 @@
+import Foundation
+
+/// The store's entities of one type, by id, and the queries over them.
+@MainActor
+final class EntityTable<Entity: RemoteEntity> {
+    var records: [Entity.ID: EntityState<Entity>] = [:]
+    /// Queries of this entity type, by key.
+    var queries: [String: QueryState<Entity>] = [:]
+    weak var store: EntityStore?
+
+    init(store: EntityStore) {
+        self.store = store
+    }
+
+    /// The state for `id`, created empty if the store has none.
+    func record(for id: Entity.ID) -> EntityState<Entity> {
+        if let record = records[id] { return record }
+        let record = EntityState<Entity>(id: id)
+        record.store = store
+        records[id] = record
+        return record
+    }
+
+    /// Takes a server version of an entity. Local edits on their way win over it: the value shown stays the
+    /// latest edit, and the server version is kept for a rollback.
+    func ingest(_ entity: Entity, etag: String?) {
+        let record = record(for: entity.id)
+        record.serverValue = entity
+        if let etag { record.etag = etag }
+        record.updatedAt = Date()
+        guard record.pendingEdits.isEmpty else { return }
+        var changed = false
+        if record.value != entity {
+            record.value = entity
+            changed = true
+        }
+        if record.status != .synced {
+            record.status = .synced
+            changed = true
+        }
+        if record.error != nil {
+            record.error = nil
+            changed = true
+        }
+        if changed { entityChanged(record) }
+    }
+
+    /// Tells the entity's observers and those of every query that contains it.
+    ///
+    /// - Complexity: O(q + o): the queries of this type and the observers told.
+    func entityChanged(_ record: EntityState<Entity>) {
+        record.changed()
+        for query in queries.values where query.idSet.contains(record.id) { query.changed() }
+    }
+
+    /// Every query of this type that contains `id`.
+    func queries(containing id: Entity.ID) -> [QueryState<Entity>] {
+        queries.values.filter { $0.idSet.contains(id) }
+    }
+}

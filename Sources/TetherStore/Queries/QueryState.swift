@@ -1,0 +1,246 @@
+public import Foundation
+public import Observation
+
+/// The observable results of one ``Query``: ordered ids, the entities they name, and the loading state.
+///
+/// ``items`` reads each entity from the store, so an edit to an entity shows in every query that contains it.
+/// All properties change on the main actor; fetching and decoding happen elsewhere. Get one with
+/// ``EntityStore/query(_:)``; the same key always gives the same object.
+///
+/// ```swift
+/// let notes = store.query(.list("/notes"))
+/// await notes.load()
+/// for note in notes.items { print(note.title) }
+/// ```
+@MainActor
+@Observable
+public final class QueryState<Entity: RemoteEntity> {
+    /// Where the query stands.
+    public enum Status: Sendable, Hashable {
+        /// Not loaded yet.
+        case idle
+        /// Loading its first results.
+        case loading
+        /// Reloading results it already shows.
+        case refreshing
+        /// Showing the results of its last load.
+        case loaded
+        /// The last load failed (see ``QueryState/error``); earlier results, if any, are still shown.
+        case failed
+    }
+
+    /// The query's key.
+    public let key: String
+    /// The ids of the results, in order, without repeats.
+    public internal(set) var ids: [Entity.ID] = []
+    /// Where the query stands.
+    public internal(set) var status: Status = .idle
+    /// The last failure, cleared by the next success.
+    public internal(set) var error: StoreError?
+    /// When the results last came from the server.
+    public internal(set) var updatedAt: Date?
+    /// Whether there are more pages to load with ``loadMore()``.
+    public internal(set) var hasMore = false
+    /// Whether ``loadMore()`` is running.
+    public internal(set) var isLoadingMore = false
+    /// The total number of results, when the server says.
+    public internal(set) var totalCount: Int?
+
+    @ObservationIgnored var definition: Query<Entity>
+    @ObservationIgnored let table: EntityTable<Entity>
+    @ObservationIgnored weak var store: EntityStore?
+    @ObservationIgnored var idSet: Set<Entity.ID> = []
+    @ObservationIgnored var nextCursor: PageCursor?
+    @ObservationIgnored var generation: UInt64 = 0
+    @ObservationIgnored var fetchTask: Task<Void, Never>?
+    @ObservationIgnored var moreTask: Task<Void, Never>?
+    @ObservationIgnored var refetchTask: Task<Void, Never>?
+    @ObservationIgnored var observers = ObserverList<QueryState<Entity>>()
+    @ObservationIgnored var invalidated = false
+    @ObservationIgnored var unusedSince: Date?
+
+    init(definition: Query<Entity>, table: EntityTable<Entity>, store: EntityStore) {
+        key = definition.key
+        self.definition = definition
+        self.table = table
+        self.store = store
+    }
+
+    /// The entities, in the order of ``ids``: each one's current value in the store.
+    ///
+    /// - Complexity: O(n) in the number of results.
+    public var items: [Entity] {
+        ids.compactMap { table.records[$0]?.value }
+    }
+
+    /// The state of each result, for rows that show sync status or errors.
+    public var entities: [EntityState<Entity>] {
+        ids.compactMap { table.records[$0] }
+    }
+
+    /// Whether the results are older than the query's stale time (or were invalidated, or never loaded).
+    public var isStale: Bool {
+        guard let updatedAt, !invalidated else { return true }
+        return Date().timeIntervalSince(updatedAt) >= definition.staleTime.seconds
+    }
+
+    /// Loads the results unless they are fresh; joins a load already running instead of starting another.
+    public func load() async {
+        if let fetchTask {
+            await fetchTask.value
+            return
+        }
+        guard isStale else { return }
+        await fetch()
+    }
+
+    /// Reloads the first page, whatever the stale time says (joining a load already running).
+    public func refresh() async {
+        if let fetchTask {
+            await fetchTask.value
+            return
+        }
+        await fetch()
+    }
+
+    /// Loads the next page and appends its entities (skipping ids already shown). Does nothing at the end, or
+    /// while a load is running.
+    public func loadMore() async {
+        if let moreTask {
+            await moreTask.value
+            return
+        }
+        guard hasMore, fetchTask == nil, let cursor = nextCursor, let store else { return }
+        isLoadingMore = true
+        changed()
+        let generation = self.generation
+        let task = Task { @MainActor in
+            let result = await store.fetchPage(definition, cursor: cursor)
+            guard generation == self.generation else { return }
+            self.moreTask = nil
+            self.isLoadingMore = false
+            switch result {
+            case .success(let page):
+                self.apply(page, replacing: false)
+            case .failure(let error):
+                if !error.isCancellation { self.error = error }
+            }
+            self.changed()
+        }
+        moreTask = task
+        await task.value
+    }
+
+    /// Stops a load in progress; its answer, when it comes, is ignored.
+    public func cancel() {
+        generation += 1
+        fetchTask?.cancel()
+        moreTask?.cancel()
+        fetchTask = nil
+        moreTask = nil
+        isLoadingMore = false
+        if status == .loading { status = ids.isEmpty ? .idle : .loaded }
+        if status == .refreshing { status = .loaded }
+        changed()
+    }
+
+    /// Calls `handler` now and after every change (its own, and of any entity it contains), on the main actor,
+    /// until the token is cancelled or released.
+    public func observe(_ handler: @escaping @MainActor (QueryState<Entity>) -> Void) -> ObservationToken {
+        let id = makeObserverID()
+        observers.add(id: id, handler)
+        handler(self)
+        return ObservationToken { [weak self] in self?.observers.remove(id: id) }
+    }
+
+    /// The query's states as an asynchronous sequence, for code that does not use Observation: the current
+    /// snapshot first, then one per change.
+    public var snapshots: AsyncStream<Snapshot> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(32)) { continuation in
+            let token = observe { continuation.yield(Snapshot($0)) }
+            continuation.onTermination = { _ in Task { @MainActor in token.cancel() } }
+        }
+    }
+
+    /// A value copy of the observable state.
+    public struct Snapshot: Sendable {
+        public var items: [Entity]
+        public var status: Status
+        public var error: StoreError?
+        public var hasMore: Bool
+        public var isLoadingMore: Bool
+
+        @MainActor
+        init(_ state: QueryState<Entity>) {
+            items = state.items
+            status = state.status
+            error = state.error
+            hasMore = state.hasMore
+            isLoadingMore = state.isLoadingMore
+        }
+    }
+
+    // MARK: - Internals
+
+    func fetch() async {
+        guard let store else { return }
+        generation += 1
+        let generation = self.generation
+        moreTask?.cancel()
+        moreTask = nil
+        isLoadingMore = false
+        status = ids.isEmpty ? .loading : .refreshing
+        changed()
+        let definition = self.definition
+        let task = Task { @MainActor in
+            let result = await store.fetchPage(definition, cursor: nil)
+            guard generation == self.generation else { return }
+            self.fetchTask = nil
+            switch result {
+            case .success(let page):
+                self.apply(page, replacing: true)
+                self.status = .loaded
+                self.error = nil
+                self.updatedAt = Date()
+                self.invalidated = false
+            case .failure(let error):
+                self.status = error.isCancellation ? (self.ids.isEmpty ? .idle : .loaded) : .failed
+                if !error.isCancellation { self.error = error }
+            }
+            self.changed()
+        }
+        fetchTask = task
+        await task.value
+    }
+
+    /// Puts a page's entities into the store and its ids into the results.
+    func apply(_ page: Page<Entity>, replacing: Bool) {
+        var newIDs: [Entity.ID] = replacing ? [] : ids
+        var seen: Set<Entity.ID> = replacing ? [] : idSet
+        newIDs.reserveCapacity(newIDs.count + page.items.count)
+        for entity in page.items {
+            table.ingest(entity, etag: nil)
+            if seen.insert(entity.id).inserted { newIDs.append(entity.id) }
+        }
+        setIDs(newIDs, set: seen)
+        nextCursor = page.next
+        hasMore = page.next != nil
+        totalCount = page.totalCount
+    }
+
+    /// Replaces the ids, keeping the entities' reference counts right.
+    func setIDs(_ newIDs: [Entity.ID], set newSet: Set<Entity.ID>) {
+        for id in newSet where !idSet.contains(id) { table.records[id]?.queryReferences += 1 }
+        for id in idSet where !newSet.contains(id) { table.records[id]?.queryReferences -= 1 }
+        ids = newIDs
+        idSet = newSet
+    }
+
+    func changed() {
+        observers.notify(self)
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
