@@ -74,10 +74,12 @@ struct ServerConnectionTests {
     @Test func streamedBodiesAreChunkedForHTTP11AndRawUntilCloseForHTTP10() async throws {
         let (chunked, after, raw) = try await withServer { _, port in
             try await onThread {
-                let client = try RawHTTPClient(port: port)
+                // `/stream` sleeps between chunks on the concurrency pool, which other suites running in parallel
+                // can keep busy for seconds (building catalogs in debug builds): a generous deadline.
+                let client = try RawHTTPClient(port: port, timeout: .seconds(30))
                 let chunked = try client.exchange(RawHTTPClient.get("/stream"))
                 let after = try client.exchange(RawHTTPClient.get("/hello"))
-                let old = try RawHTTPClient(port: port)
+                let old = try RawHTTPClient(port: port, timeout: .seconds(30))
                 let raw = try old.exchange("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
                 return (chunked, after, raw)
             }
