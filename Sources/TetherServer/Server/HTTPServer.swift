@@ -15,10 +15,16 @@
 /// Connections support keep-alive, pipelining (answered in order), `Expect: 100-continue`, HTTP/1.0 and
 /// streamed (chunked) responses. Limits, timeouts and the connection limit are in ``Configuration``.
 ///
+/// A streamed body is pulled from its stream only as fast as the client reads: while more than
+/// ``Configuration/maximumPendingStreamBytes`` wait for the socket, the server stops pulling.
+///
 /// - Thread safety: every method may be called from any thread or task. The server runs one OS thread for
 ///   accepting and one per connection, with blocking socket calls that never occupy the Swift concurrency pool;
-///   responders run as tasks on the pool, concurrently for different connections, and a slow responder delays
-///   only its own connection.
+///   responders run as tasks, concurrently for different connections (on Linux the connection's thread runs
+///   them while it waits; work they resume while it is busy goes to the pool), and a slow responder delays only
+///   its own connection.
+/// - Platforms: built and tested on Linux. The Apple-platform branches of the socket code are reviewed but not
+///   compiled in this project's CI.
 public final class HTTPServer: Sendable {
     private enum State {
         case idle

@@ -4,8 +4,10 @@ import TetherHTTP1
 ///
 /// Reads bytes into an incremental ``HTTPRequestParser`` and answers every complete request in order (so
 /// pipelined requests are answered in order), keeping the connection alive as HTTP/1.1 and HTTP/1.0 allow.
-/// Responders run as Swift tasks on the concurrency pool; this thread waits for their response through a
-/// ``Handoff``, so a slow responder holds only its own connection.
+/// Responders run as Swift tasks whose jobs this thread runs while it waits for their response through a
+/// ``Handoff`` (on Linux, through the connection's ``ConnectionExecutor``; on Apple platforms they run on the
+/// concurrency pool), so a responder that does not suspend answers without a thread switch and a slow one holds
+/// only its own connection.
 ///
 /// Timeouts: with no partial request buffered the connection is idle and closes silently after `idleTimeout`; once
 /// a request's first byte arrives, the whole request must arrive within `headerTimeout` (restarted when
