@@ -223,4 +223,42 @@ struct CacheOverSocketsTests {
             #expect(server.log.requests(for: "/policy").last?.headers["If-None-Match"] == nil)
         }
     }
+
+    @Test func staleWhileRevalidateServesTheStaleOneAndRefreshesInTheBackground() async throws {
+        let routes: Routes = { _, hit in
+            hit == 1
+                ? Self.numbered(hit, ["Cache-Control": "max-age=0", "ETag": #""v1""#])
+                : Self.numbered(hit, ["Cache-Control": "max-age=60", "ETag": #""v2""#])
+        }
+        try await withSocketServer(routes) { server in
+            let client = client(server)
+            _ = try await client.send(Request<JSON>(path: "/swr"))
+            var request = Request<JSON>(path: "/swr")
+            request.cachePolicy = .staleWhileRevalidate
+            let stale = try await client.send(request)
+            #expect(stale.source == .cache)
+            #expect(stale.value["n"].int == 1)
+            #expect(await server.log.wait(for: 2, on: "/swr"))
+            #expect(server.log.requests(for: "/swr").last?.headers["If-None-Match"] == #""v1""#)
+            // Once the background request has stored its answer, it is served fresh.
+            let refreshed = await eventually {
+                let value = try? await client.send(Request<JSON>(path: "/swr")).value["n"].int
+                return value == 2
+            }
+            #expect(refreshed)
+            #expect(server.log.count("/swr") == 2)
+        }
+    }
+
+    @Test func aHEADIsAnsweredFromTheStoredGET() async throws {
+        let routes: Routes = { _, hit in Self.numbered(hit, ["Cache-Control": "max-age=60"]) }
+        try await withSocketServer(routes) { server in
+            let client = client(server)
+            _ = try await client.send(Request<JSON>(path: "/headed"))
+            let head = try await client.send(Request<Void>(path: "/headed", method: .head))
+            #expect(head.source == .cache)
+            #expect(head.status.code == 200)
+            #expect(server.log.count("/headed") == 1)
+        }
+    }
 }

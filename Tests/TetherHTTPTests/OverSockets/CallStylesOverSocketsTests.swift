@@ -93,6 +93,7 @@ struct CallStylesOverSocketsTests {
                 return
             }
             #expect(error.isCancellation, "\(error)")
+            #expect(error.request.url == server.url("/held"))
         }
     }
 

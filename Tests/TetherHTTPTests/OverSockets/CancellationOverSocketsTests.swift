@@ -37,6 +37,7 @@ struct CancellationOverSocketsTests {
             queued.cancel()
             let error = try #require(await queued.value)
             #expect(error.isCancellation, "\(error)")
+            #expect(error.request.url == server.url("/second"))
             #expect(error.attempts == 0)
             #expect(ContinuousClock.now - start < .seconds(10), "a guard: the 30 s turn was not waited for")
             #expect(server.log.count("/second") == 0)
@@ -60,6 +61,7 @@ struct CancellationOverSocketsTests {
         task.cancel()
         let error = try #require(await task.value)
         #expect(error.isCancellation, "\(error)")
+        #expect(error.request.url == "http://127.0.0.1:\(listener.port)/hang")
     }
 
     @Test func whileReceivingTheBody() async throws {
@@ -89,6 +91,7 @@ struct CancellationOverSocketsTests {
                 Issue.record("expected a cancellation, got \(response.data.count) bytes")
             } catch {
                 #expect(error.isCancellation, "\(error)")
+                #expect(error.request.url == server.url("/trickle"))
             }
             gate.open()
             // The client is still usable afterwards.
@@ -114,6 +117,7 @@ struct CancellationOverSocketsTests {
             task.cancel()
             let error = try #require(await task.value)
             #expect(error.isCancellation, "\(error)")
+            #expect(error.request.url == server.url("/busy"))
             #expect(events.retryDelays == [.seconds(20)])
             #expect(server.log.count("/busy") == 1)
             #expect(ContinuousClock.now - start < .seconds(10), "a guard: the 20 s wait was cut short")
@@ -136,6 +140,7 @@ struct CancellationOverSocketsTests {
                 _ = try await task.response
             } catch {
                 #expect(error.isCancellation, "\(error)")
+                #expect(error.request.url == server.url("/thinking"))
             }
             gate.open()
             #expect(server.log.count("/thinking") == 1, "a cancellation is not retried")

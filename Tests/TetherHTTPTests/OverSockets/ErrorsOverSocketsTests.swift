@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherHTTP
 import TetherHTTP1
+import TetherJSON
 import TetherServer
 
 /// Each ``HTTPError/Kind`` produced by a real server (or a real closed port), through the default transport.
@@ -222,6 +223,23 @@ struct ErrorsOverSocketsTests {
                 Issue.record("expected notCached, got \(error)")
                 return
             }
+            #expect(server.log.requests.isEmpty)
+        }
+    }
+
+    @Test(
+        .disabled(
+            "bug: a GET with a body fails in URLSession with URLError -1103 (dataLengthExceedsMaximum), reported as a transport error and retried 3 times; the client should refuse it as invalidRequest before sending"
+        ))
+    func aGETWithABodyIsRefusedBeforeSending() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let request = Request<Data>(path: "/x", body: .json(["a": 1] as JSON))
+            let error = try #require(await sendExpectingError(request, on: HTTPClient(baseURL: server.baseURL)))
+            guard case .invalidRequest = error.kind else {
+                Issue.record("expected invalidRequest, got \(error)")
+                return
+            }
+            #expect(error.attempts == 0)
             #expect(server.log.requests.isEmpty)
         }
     }

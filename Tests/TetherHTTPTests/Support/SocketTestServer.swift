@@ -168,6 +168,16 @@ func poll(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) a
     return condition()
 }
 
+/// ``poll(timeout:_:)`` for a condition that must await.
+func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}
+
 extension HTTPResponse {
     /// A JSON response from text, with `headers` added.
     static func json(text: String, status: HTTPStatus = .ok, headers: HTTPHeaders = [:]) -> HTTPResponse {
