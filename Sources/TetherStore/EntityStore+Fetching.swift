@@ -110,7 +110,7 @@ extension EntityTable: AnyEntityTable {
         for id in Array(records.keys) {
             let inUse =
                 !isKnownUniquelyReferenced(&records[id]!) || records[id]!.queryReferences > 0
-                || !records[id]!.observers.isEmpty || !records[id]!.pendingEdits.isEmpty
+                || records[id]!.hasObservers || !records[id]!.pendingEdits.isEmpty
                 || records[id]!.loadTask != nil
             let record = records[id]!
             if inUse {

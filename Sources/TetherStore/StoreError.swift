@@ -12,10 +12,18 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case encoding(String)
     }
 
-    /// What went wrong.
-    public var kind: Kind
+    /// Boxed, so that an optional error costs one word in each entity's state.
+    private final class Storage: Sendable {
+        let kind: Kind
+        init(_ kind: Kind) { self.kind = kind }
+    }
 
-    public init(_ kind: Kind) { self.kind = kind }
+    private let storage: Storage
+
+    /// What went wrong.
+    public var kind: Kind { storage.kind }
+
+    public init(_ kind: Kind) { storage = Storage(kind) }
 
     /// The HTTP error, when there is one.
     public var httpError: HTTPError? {

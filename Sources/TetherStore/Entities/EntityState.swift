@@ -41,16 +41,59 @@ public final class EntityState<Entity: RemoteEntity> {
     /// When the value last came from the server.
     public internal(set) var updatedAt: Date?
 
-    // Store bookkeeping, not observed.
-    @ObservationIgnored var serverValue: Entity?
-    @ObservationIgnored var etag: String?
-    @ObservationIgnored var pendingEdits: [PendingEdit<Entity>] = []
+    // Store bookkeeping, not observed. Kept small: a store holds many entities, most of them only ever read.
     @ObservationIgnored var queryReferences = 0
-    @ObservationIgnored var observers = ObserverList<EntityState<Entity>>()
     @ObservationIgnored var unusedSince: Date?
-    @ObservationIgnored var loadTask: Task<Void, Never>?
-    @ObservationIgnored var saveChain: Task<Void, Never>?
     @ObservationIgnored weak var store: EntityStore?
+    /// Everything an entity needs once it is edited, observed or loaded on its own; `nil` for most entities. While
+    /// it is `nil`, the server version is ``value``.
+    @ObservationIgnored var sync: SyncState<Entity>?
+
+    /// The last version the server confirmed (`nil` for an entity created here and not saved yet).
+    var serverValue: Entity? {
+        get { sync.map { $0.serverValue } ?? value }
+        set {
+            if sync == nil && newValue == value { return }
+            syncState().serverValue = newValue
+        }
+    }
+
+    /// The entity's ETag, when a response for it carried one.
+    var etag: String? {
+        get { sync?.etag }
+        set {
+            if sync == nil && newValue == nil { return }
+            syncState().etag = newValue
+        }
+    }
+
+    /// Local edits not yet confirmed, oldest first.
+    var pendingEdits: [PendingEdit<Entity>] {
+        get { sync?.pendingEdits ?? [] }
+        set {
+            if sync == nil && newValue.isEmpty { return }
+            syncState().pendingEdits = newValue
+        }
+    }
+
+    var loadTask: Task<Void, Never>? {
+        get { sync?.loadTask }
+        set { syncState().loadTask = newValue }
+    }
+
+    var saveChain: Task<Void, Never>? {
+        get { sync?.saveChain }
+        set { syncState().saveChain = newValue }
+    }
+
+    var hasObservers: Bool { !(sync?.observers.isEmpty ?? true) }
+
+    private func syncState() -> SyncState<Entity> {
+        if let sync { return sync }
+        let created = SyncState<Entity>(serverValue: value)
+        sync = created
+        return created
+    }
 
     init(id: Entity.ID) {
         self.id = id
@@ -75,9 +118,9 @@ public final class EntityState<Entity: RemoteEntity> {
     /// Calls `handler` now and after every change, on the main actor, until the token is cancelled or released.
     public func observe(_ handler: @escaping @MainActor (EntityState<Entity>) -> Void) -> ObservationToken {
         let id = makeObserverID()
-        observers.add(id: id, handler)
+        syncState().observers.add(id: id, handler)
         handler(self)
-        return ObservationToken { [weak self] in self?.observers.remove(id: id) }
+        return ObservationToken { [weak self] in self?.sync?.observers.remove(id: id) }
     }
 
     /// The states of this entity as an asynchronous sequence, for code that does not use Observation: the current
@@ -109,16 +152,36 @@ public final class EntityState<Entity: RemoteEntity> {
 
     /// Tells the closure observers; Observation users are told by the property setters.
     func changed() {
-        observers.notify(self)
+        sync?.observers.notify(self)
     }
 }
 
 /// The two versions of an entity after a conflicting edit.
-public struct Conflict<Entity: RemoteEntity>: Sendable {
+public final class Conflict<Entity: RemoteEntity>: Sendable {
     /// The edit the server refused.
-    public var local: Entity
+    public let local: Entity
     /// The server's current version (`nil` when it could not be read, or the entity was deleted).
-    public var server: Entity?
+    public let server: Entity?
+
+    init(local: Entity, server: Entity?) {
+        self.local = local
+        self.server = server
+    }
+}
+
+/// The part of an entity's state that only edited, observed or separately loaded entities need.
+@MainActor
+final class SyncState<Entity: RemoteEntity> {
+    var serverValue: Entity?
+    var etag: String?
+    var pendingEdits: [PendingEdit<Entity>] = []
+    var loadTask: Task<Void, Never>?
+    var saveChain: Task<Void, Never>?
+    var observers = ObserverList<EntityState<Entity>>()
+
+    init(serverValue: Entity?) {
+        self.serverValue = serverValue
+    }
 }
 
 /// One local edit on its way to the server.

@@ -25,10 +25,19 @@ final class EntityTable<Entity: RemoteEntity> {
     /// latest edit, and the server version is kept for a rollback.
     func ingest(_ entity: Entity, etag: String?) {
         let record = record(for: entity.id)
-        record.serverValue = entity
-        if let etag { record.etag = etag }
-        record.updatedAt = Date()
-        guard record.pendingEdits.isEmpty else { return }
+        if let sync = record.sync {
+            sync.serverValue = entity
+            if let etag { sync.etag = etag }
+            record.updatedAt = Date()
+            guard sync.pendingEdits.isEmpty else { return }
+        } else {
+            // The common case, kept lean: no separate server version while nothing is pending.
+            if let etag {
+                record.etag = etag
+                record.sync?.serverValue = entity
+            }
+            record.updatedAt = Date()
+        }
         var changed = false
         if record.value != entity {
             record.value = entity
