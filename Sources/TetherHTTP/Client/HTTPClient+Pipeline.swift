@@ -64,7 +64,6 @@ extension HTTPClient {
     private func decode<Value>(
         _ response: TransportResponse, with decoder: BodyDecoder<Value>
     ) -> Result<Value, DecodingProblem> {
-        let excerpt = Self.excerpt(response.body)
         if decoder.expectsJSON, let contentType = response.headers["Content-Type"],
             !Self.isJSON(contentType: contentType)
         {
@@ -72,7 +71,7 @@ extension HTTPClient {
                 DecodingProblem(
                     failure: HTTPError.DecodingFailure(
                         codingPath: "", reason: "expected JSON but the response is '\(contentType)'",
-                        bodyExcerpt: excerpt,
+                        bodyExcerpt: Self.excerpt(response.body),
                         underlying: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: contentType)))))
         }
         do {
@@ -82,19 +81,28 @@ extension HTTPClient {
             return .failure(
                 DecodingProblem(
                     failure: HTTPError.DecodingFailure(
-                        codingPath: path, reason: reason, bodyExcerpt: excerpt, underlying: error)))
+                        codingPath: path, reason: reason, bodyExcerpt: Self.excerpt(response.body), underlying: error)))
         } catch {
             return .failure(
                 DecodingProblem(
                     failure: HTTPError.DecodingFailure(
-                        codingPath: "", reason: "\(error)", bodyExcerpt: excerpt, underlying: error)))
+                        codingPath: "", reason: "\(error)", bodyExcerpt: Self.excerpt(response.body), underlying: error)
+                ))
         }
     }
 
+    /// Whether the media type (before any `;` parameters, ASCII case-insensitive) is JSON. Works on the UTF-8 bytes:
+    /// it runs for every decoded response, cache hits included.
     static func isJSON(contentType: String) -> Bool {
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard let type else { return false }
-        return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
+        let bytes = contentType.utf8
+        var type = bytes[bytes.startIndex..<(bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex)]
+        while let first = type.first, first == 0x20 || first == 0x09 { type = type.dropFirst() }
+        while let last = type.last, last == 0x20 || last == 0x09 { type = type.dropLast() }
+        func lowercased(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        func `is`(_ literal: String) -> Bool { type.elementsEqual(literal.utf8) { lowercased($0) == $1 } }
+        let suffix = "+json".utf8
+        return `is`("application/json") || `is`("text/json")
+            || (type.count >= suffix.count && type.suffix(suffix.count).elementsEqual(suffix) { lowercased($0) == $1 })
     }
 
     static func excerpt(_ body: Data) -> String {
