@@ -11,8 +11,10 @@ internal import TetherServer
 #endif
 
 /// `tether-bench server`: the standard server (``TetherServerApp``, built-in data, no rate limit, no log) against
-/// nginx serving the same bytes as static files, both loaded by `wrk -t2 -c32 --latency` (10 s, 2 s with
-/// `--quick`). Prints `server <route> <req/s> <ratio-vs-nginx> <p99-ms> <rss-MB>` per case and a summary; the
+/// nginx serving the same bytes as static files, both loaded by `wrk -t2 -c32 --latency` in five alternating
+/// 2 s rounds per route (one with `--quick`), so that load from other processes falls on both alike. Prints
+/// `server <route> <req/s> <ratio-vs-nginx> <p99-ms> <rss-MB>` per case (means over the rounds; the ratio is
+/// that of the mean rates, and the per-round ratios go to standard error) and a summary; the
 /// target is at least half of nginx's throughput on `/posts/1`. Skips (exit 0) when wrk or nginx is missing
 /// and cannot be installed.
 enum ServerBench {
@@ -21,6 +23,15 @@ enum ServerBench {
         var requestsPerSecond: Double
         var p50Milliseconds: Double
         var p99Milliseconds: Double
+
+        /// The mean of each figure over several runs.
+        static func mean(_ runs: [Figures]) -> Figures {
+            let count = Double(max(runs.count, 1))
+            return Figures(
+                requestsPerSecond: runs.map(\.requestsPerSecond).reduce(0, +) / count,
+                p50Milliseconds: runs.map(\.p50Milliseconds).reduce(0, +) / count,
+                p99Milliseconds: runs.map(\.p99Milliseconds).reduce(0, +) / count)
+        }
     }
 
     static let routes = ["/posts/1", "/posts?_page=1"]
@@ -57,11 +68,24 @@ enum ServerBench {
             }
             let port = try freePort()
             nginx = try startNginx(directory: directory, port: port)
-            let duration = options.quick ? "2s" : "10s"
+            // Alternating rounds (nginx, then tether, five times) so that a change in the machine's load hits
+            // both sides alike: on a shared machine one 10 s run of each compares two different machines.
+            let rounds = options.quick ? 1 : 5
+            let duration = "2s"
             var ratios: [Double] = []
             for (index, route) in routes.enumerated() {
-                let reference = try wrk("http://127.0.0.1:\(port)\(route)", duration: duration)
-                let tether = try wrk("\(app.baseURL)\(route)", duration: duration)
+                var references: [Figures] = []
+                var tethers: [Figures] = []
+                for _ in 0..<rounds {
+                    references.append(try wrk("http://127.0.0.1:\(port)\(route)", duration: duration))
+                    tethers.append(try wrk("\(app.baseURL)\(route)", duration: duration))
+                }
+                let roundRatios = zip(tethers, references).map { $0.requestsPerSecond / $1.requestsPerSecond }
+                log(
+                    "\(route): ratio per round "
+                        + roundRatios.map { String(format: "%.2f", $0) }.joined(separator: " "))
+                let reference = Figures.mean(references)
+                let tether = Figures.mean(tethers)
                 let ratio = tether.requestsPerSecond / reference.requestsPerSecond
                 if index == 0 { ratios.append(ratio) }
                 log(
