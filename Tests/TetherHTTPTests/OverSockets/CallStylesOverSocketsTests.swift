@@ -22,7 +22,7 @@ struct CallStylesOverSocketsTests {
 
     /// Calls `send` with a completion handler and returns the results it received, once `queue` has run
     /// everything queued after the first call.
-    func completions<Value>(
+    func completions<Value: Sendable>(
         on marked: MarkedQueue,
         _ send: (@escaping @Sendable (Result<Value, HTTPError>) -> Void) -> Void
     ) async -> (results: [Result<Value, HTTPError>], onQueue: Bool) {
@@ -205,21 +205,4 @@ struct CallStylesOverSocketsTests {
             #expect(sources == [.network])
         }
     }
-}
-
-/// The calls a completion handler received, thread safe.
-final class SocketCompletions<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Result<Value, HTTPError>] = []
-    private var everyCallOnQueue = true
-
-    func append(_ result: Result<Value, HTTPError>, onQueue: Bool) {
-        lock.withLock {
-            storage.append(result)
-            everyCallOnQueue = everyCallOnQueue && onQueue
-        }
-    }
-
-    var results: [Result<Value, HTTPError>] { lock.withLock { storage } }
-    var allOnQueue: Bool { lock.withLock { everyCallOnQueue } }
 }

@@ -10,49 +10,6 @@ import TetherHTTP
     import Darwin
 #endif
 
-/// Collects a client's events, thread safe, and lets a test wait for one.
-final class SocketEventLog: HTTPEventMonitor {
-    private let storage = Mutex<[HTTPEvent]>([])
-
-    func handle(_ event: HTTPEvent) { storage.withLock { $0.append(event) } }
-
-    var events: [HTTPEvent] { storage.withLock { $0 } }
-
-    /// The events as ``ConsoleLogger`` writes them.
-    var lines: [String] { events.map(ConsoleLogger.line(for:)) }
-
-    /// The delays of the `.retrying` events, in order.
-    var retryDelays: [Duration] {
-        events.compactMap { event in
-            if case .retrying(_, _, let delay, _) = event { return delay }
-            return nil
-        }
-    }
-
-    /// How many attempts went out (`.started` events).
-    var startedCount: Int {
-        events.count { event in
-            if case .started = event { return true }
-            return false
-        }
-    }
-
-    /// Waits until some event satisfies `matches`; whether one did before `timeout`.
-    func wait(timeout: Duration = .seconds(10), for matches: @escaping @Sendable (HTTPEvent) -> Bool) async -> Bool {
-        await poll(timeout: timeout) { self.events.contains(where: matches) }
-    }
-}
-
-/// Collects lines written by a ``ConsoleLogger``, thread safe.
-final class SocketLines: Sendable {
-    private let storage = Mutex<[String]>([])
-
-    var lines: [String] { storage.withLock { $0 } }
-
-    /// A logger that writes here.
-    var logger: ConsoleLogger { ConsoleLogger { line in self.storage.withLock { $0.append(line) } } }
-}
-
 /// Sets the `X-Tether-Fault` header on the first `count` attempts the client makes, so the real server fails
 /// those attempts and the client's retries meet a healthy server.
 final class FaultOnFirstAttempts: HTTPInterceptor {
@@ -146,64 +103,6 @@ final class SilentListener: Sendable {
     deinit { close(descriptor) }
 }
 
-/// Rakuten's error body, `{"error": "wrong_parameter", "error_description": "..."}`, for
-/// ``HTTPClient/Configuration/apiErrorDecoder``.
-struct RakutenAPIError: Decodable, Error, LocalizedError, Equatable {
-    var error: String
-    var description: String
-
-    enum CodingKeys: String, CodingKey {
-        case error
-        case description = "error_description"
-    }
-
-    var errorDescription: String? { description }
-}
-
-/// A post of the built-in data set.
-struct SocketPost: Codable, Sendable, Equatable {
-    var userId: Int
-    var id: Int
-    var title: String
-    var body: String
-}
-
-/// A post read with the wrong type for `title`, to make decoding fail.
-struct PostWithNumericTitle: Decodable, Sendable {
-    var id: Int
-    var title: Int
-}
-
-extension HTTPError {
-    /// The status failure, when this is one.
-    var statusFailure: HTTPError.StatusFailure? {
-        if case .status(let failure) = kind { return failure }
-        return nil
-    }
-
-    /// The decoding failure, when this is one.
-    var decodingFailure: HTTPError.DecodingFailure? {
-        if case .decoding(let failure) = kind { return failure }
-        return nil
-    }
-
-    /// Whether this is a transport failure.
-    var isTransport: Bool {
-        if case .transport = kind { return true }
-        return false
-    }
-}
-
-/// Sends `request` and returns its error, or `nil` (recording nothing) when it succeeded.
-func sendExpectingError<Value>(_ request: Request<Value>, on client: HTTPClient) async -> HTTPError? {
-    do {
-        _ = try await client.send(request)
-        return nil
-    } catch {
-        return error
-    }
-}
-
 /// A new directory below the system's temporary one, removed when the value goes away.
 final class SocketScratchDirectory: Sendable {
     let url: URL
@@ -220,13 +119,4 @@ final class SocketScratchDirectory: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.sorted().map { url.appendingPathComponent($0) }
     }
-}
-
-/// A count shared between tasks.
-final class SocketCounter: Sendable {
-    private let count = Mutex(0)
-
-    func increment() { count.withLock { $0 += 1 } }
-
-    var value: Int { count.withLock { $0 } }
 }
