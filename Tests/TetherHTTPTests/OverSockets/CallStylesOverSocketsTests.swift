@@ -205,4 +205,74 @@ struct CallStylesOverSocketsTests {
             #expect(sources == [.network])
         }
     }
+
+    @Test func cancellingABatchCancelsTheRequestsStillRunning() async throws {
+        let gate = SocketGate()
+        let routes: Routes = { request, _ in
+            if request.path == "/held" { await gate.wait() }
+            return .json(text: "{}")
+        }
+        try await withSocketServer(routes) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let requests = [
+                Request<Data>(path: "/quick"), Request<Data>(path: "/held", query: [("n", "1")]),
+                Request<Data>(path: "/held", query: [("n", "2")]),
+            ]
+            let batch = Task { await client.send(all: requests) }
+            #expect(await server.log.wait(for: 2, on: "/held"))
+            batch.cancel()
+            let results = await batch.value
+            gate.open()
+            #expect(results.count == 3)
+            // The quick one finished or was cancelled on its way back; the held ones cannot have finished.
+            if case .failure(let error) = results[0] { #expect(error.isCancellation, "\(error)") }
+            for result in results.dropFirst() {
+                guard case .failure(let error) = result else {
+                    Issue.record("a held request was not cancelled")
+                    continue
+                }
+                #expect(error.isCancellation, "\(error)")
+            }
+        }
+    }
+
+    @Test func progressReportsTheBytesOfALargeUpload() async throws {
+        let size = 1 << 20
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let request = Request<Void>(
+                path: "/upload", method: .post, body: .data(Data(repeating: 0x75, count: size)))
+            let task = HTTPClient(baseURL: server.baseURL).task(for: request)
+            var reports: [TransferProgress] = []
+            for await progress in task.progress { reports.append(progress) }
+            _ = try await task.response
+            #expect(server.log.requests.first?.body.count == size)
+            #expect(reports.last?.bytesSent == size)
+            #expect(reports.last?.totalBytesToSend == size)
+        }
+    }
+
+    @Test func responsesFinishWithTheNetworkErrorAfterTheCachedOne() async throws {
+        let routes: Routes = { _, hit in
+            hit == 1
+                ? .json(text: #"{"n": 1}"#, headers: ["Cache-Control": "max-age=0", "ETag": #""v1""#])
+                : .json(text: "{}", status: .internalServerError)
+        }
+        try await withSocketServer(routes) { server in
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.cache = HTTPCache()
+                $0.retryPolicy = .never
+            }
+            _ = try await client.send(Request<JSON>(path: "/flaky"))
+            var sources: [Response<JSON>.Source] = []
+            do {
+                for try await response in client.responses(for: Request<JSON>(path: "/flaky")) {
+                    sources.append(response.source)
+                }
+                Issue.record("expected the sequence to end with the server's error")
+            } catch let error as HTTPError {
+                #expect(error.status?.code == 500)
+            }
+            #expect(sources == [.cache])
+        }
+    }
 }

@@ -84,4 +84,19 @@ struct RateLimitOverSocketsTests {
             #expect(waits[2] >= .seconds(2))
         }
     }
+
+    @Test func aRetryWaitsForItsTurnToo() async throws {
+        let routes: Routes = { _, hit in
+            hit == 1
+                ? .json(text: "{}", status: .serviceUnavailable, headers: ["Retry-After": "0"])
+                : .json(text: "{}")
+        }
+        try await withSocketServer(routes) { server in
+            let client = HTTPClient(baseURL: server.baseURL) { $0.rateLimits["127.0.0.1"] = .perSecond(1) }
+            let response = try await client.send(Request<Data>(path: "/again"))
+            #expect(response.attempts == 2)
+            // The second attempt waits out the rest of the second the first one started.
+            #expect(response.metrics.rateLimitWait >= .milliseconds(500))
+        }
+    }
 }
