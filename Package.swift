@@ -16,7 +16,7 @@ import PackageDescription
 
 let package = Package(
     name: "Tether",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "TetherJSON", targets: ["TetherJSON"]),
         .library(name: "TetherHTTP1", targets: ["TetherHTTP1"]),
@@ -34,10 +34,12 @@ let package = Package(
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
         .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
         .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherHTTP", "TetherServer"]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
-        .executableTarget(name: "tether-bench", dependencies: ["TetherJSON", "TetherHTTP", "TetherServer"]),
+        .executableTarget(
+            name: "tether-bench", dependencies: ["TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "CMalloc"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
         .testTarget(

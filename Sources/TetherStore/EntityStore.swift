@@ -82,7 +82,9 @@ public final class EntityStore {
     /// Puts server versions of entities into the store (from a response the app fetched itself), as a query would.
     public func insert<Entity: RemoteEntity>(_ entities: [Entity]) {
         let table = table(for: Entity.self)
-        for entity in entities { table.ingest(entity, etag: nil) }
+        let now = Date()
+        table.records.reserveCapacity(table.records.count + entities.count)
+        for entity in entities { table.ingest(entity, etag: nil, at: now) }
     }
 
     /// The number of entities of `type` in the store.

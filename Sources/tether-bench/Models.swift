@@ -31,7 +31,7 @@ struct RakutenItemEntry: Codable, Sendable {
 }
 
 /// One item, with every field of the 2022-06-01 response.
-struct RakutenItem: Codable, Sendable {
+struct RakutenItem: Codable, Sendable, Equatable {
     var itemName: String
     var catchcopy: String
     var itemCode: String
@@ -77,7 +77,7 @@ struct RakutenItem: Codable, Sendable {
 }
 
 /// `{"imageUrl": "https://…?_ex=64x64"}`.
-struct RakutenImage: Codable, Sendable {
+struct RakutenImage: Codable, Sendable, Equatable {
     var imageUrl: String
 }
 

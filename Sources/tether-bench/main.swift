@@ -23,6 +23,9 @@ let areas = [
     Area(
         name: "http", summary: "The HTTP client against raw URLSession, its cache hits and coalescing",
         run: HTTPBench.run),
+    Area(
+        name: "store", summary: "The entity store: ingest against plain decoding, change notification, memory",
+        run: { options in MainActor.assumeIsolated { StoreBench.run(options) } }),
 ]
 
 let usage = """

@@ -99,6 +99,17 @@ public final class EntityState<Entity: RemoteEntity> {
         self.id = id
     }
 
+    /// A state for a server version, set up without going through observation (nothing observes it yet).
+    ///
+    /// The hot path of ingesting a page: assigning through the observed setters would build a key path per
+    /// property (costly in generic code), so the backing storage is written directly.
+    init(serverVersion entity: Entity, at date: Date) {
+        _id = entity.id
+        _value = entity
+        _status = .synced
+        _updatedAt = date
+    }
+
     /// Loads the entity from `collectionPath/id` (joining a load already running). Local edits on their way are
     /// kept; a failure sets ``error`` and keeps the value shown.
     public func load() async {

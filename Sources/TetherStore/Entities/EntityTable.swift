@@ -23,12 +23,19 @@ final class EntityTable<Entity: RemoteEntity> {
 
     /// Takes a server version of an entity. Local edits on their way win over it: the value shown stays the
     /// latest edit, and the server version is kept for a rollback.
-    func ingest(_ entity: Entity, etag: String?) {
-        let record = record(for: entity.id)
+    func ingest(_ entity: Entity, etag: String?, at date: Date = Date()) {
+        guard let record = records[entity.id] else {
+            // New: made complete, with no observation traffic (nothing can observe it yet).
+            let record = EntityState(serverVersion: entity, at: date)
+            record.store = store
+            if let etag { record.etag = etag }
+            records[entity.id] = record
+            return
+        }
         if let sync = record.sync {
             sync.serverValue = entity
             if let etag { sync.etag = etag }
-            record.updatedAt = Date()
+            record.updatedAt = date
             guard sync.pendingEdits.isEmpty else { return }
         } else {
             // The common case, kept lean: no separate server version while nothing is pending.
@@ -36,7 +43,7 @@ final class EntityTable<Entity: RemoteEntity> {
                 record.etag = etag
                 record.sync?.serverValue = entity
             }
-            record.updatedAt = Date()
+            record.updatedAt = date
         }
         var changed = false
         if record.value != entity {

@@ -218,8 +218,9 @@ public final class QueryState<Entity: RemoteEntity> {
         var newIDs: [Entity.ID] = replacing ? [] : ids
         var seen: Set<Entity.ID> = replacing ? [] : idSet
         newIDs.reserveCapacity(newIDs.count + page.items.count)
+        let now = Date()
         for entity in page.items {
-            table.ingest(entity, etag: nil)
+            table.ingest(entity, etag: nil, at: now)
             if seen.insert(entity.id).inserted { newIDs.append(entity.id) }
         }
         setIDs(newIDs, set: seen)
