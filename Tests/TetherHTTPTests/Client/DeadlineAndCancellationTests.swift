@@ -34,8 +34,8 @@ import TetherHTTPTesting
             return
         }
         #expect(limit == .milliseconds(250))
-        // Attempts of 100 ms in 250 ms: a few, never all ten (how many depends on the machine's load).
-        #expect((error?.attempts ?? 0) >= 1)
+        // Attempts of 100 ms in 250 ms: a few, never all ten (how many depends on the machine's load; on a saturated
+        // machine the deadline can pass before the first attempt starts).
         #expect((error?.attempts ?? 0) < 10)
     }
 
@@ -108,11 +108,13 @@ import TetherHTTPTesting
 
     @Test func theRateLimitMakesCallersWait() async throws {
         let stub = StubTransport { _ in .json("{}") }
-        let client = makeClient(stub) { $0.rateLimits["API.example.com"] = .perSecond(10) }
-        var waited: [Duration] = []
-        for _ in 0..<3 { waited.append(try await client.send(Request<Data>(path: "/a")).metrics.rateLimitWait) }
-        #expect(waited[0] == .zero)
-        #expect(waited[1] > .zero || waited[2] > .zero)
-        #expect(stub.requests.count == 3)
+        let client = makeClient(stub) { $0.rateLimits["API.example.com"] = RateLimit(requests: 1, per: .seconds(1)) }
+        // Two at once with room for one: whichever comes second waits for the next token.
+        async let first = client.send(Request<Data>(path: "/a"))
+        async let second = client.send(Request<Data>(path: "/b"))
+        let waits = try await [first.metrics.rateLimitWait, second.metrics.rateLimitWait].sorted()
+        #expect(waits[0] == .zero)
+        #expect(waits[1] > .milliseconds(100))
+        #expect(stub.requests.count == 2)
     }
 }
