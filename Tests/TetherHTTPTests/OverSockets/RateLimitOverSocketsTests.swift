@@ -92,11 +92,16 @@ struct RateLimitOverSocketsTests {
                 : .json(text: "{}")
         }
         try await withSocketServer(routes) { server in
-            let client = HTTPClient(baseURL: server.baseURL) { $0.rateLimits["127.0.0.1"] = .perSecond(1) }
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.rateLimits["127.0.0.1"] = RateLimit(requests: 1, per: .seconds(2))
+            }
             let response = try await client.send(Request<Data>(path: "/again"))
             #expect(response.attempts == 2)
-            // The second attempt waits out the rest of the second the first one started.
-            #expect(response.metrics.rateLimitWait >= .milliseconds(500))
+            // The second attempt waits out the rest of the first one's 2 s turn.
+            #expect(response.metrics.rateLimitWait > .zero)
+            let arrivals = server.log.requests(for: "/again").map(\.arrival)
+            try #require(arrivals.count == 2)
+            #expect(arrivals[1] - arrivals[0] >= .seconds(1))
         }
     }
 }

@@ -30,7 +30,7 @@ final class SocketEventLog: HTTPEventMonitor {
     }
 
     /// Waits until some event satisfies `matches`; whether one did before `timeout`.
-    func wait(timeout: Duration = .seconds(10), for matches: @escaping @Sendable (HTTPEvent) -> Bool) async -> Bool {
+    func wait(timeout: Duration = .seconds(30), for matches: @escaping @Sendable (HTTPEvent) -> Bool) async -> Bool {
         await poll(timeout: timeout) { self.events.contains(where: matches) }
     }
 }

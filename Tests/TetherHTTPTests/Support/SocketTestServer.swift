@@ -45,7 +45,7 @@ final class RequestLog: Sendable {
     func count(_ path: String) -> Int { requests(for: path).count }
 
     /// Waits until `count(path)` reaches `count`; whether it did before `timeout` (a guard against hangs only).
-    func wait(for count: Int, on path: String, timeout: Duration = .seconds(10)) async -> Bool {
+    func wait(for count: Int, on path: String, timeout: Duration = .seconds(30)) async -> Bool {
         await poll(timeout: timeout) { self.count(path) >= count }
     }
 }
@@ -159,7 +159,7 @@ func closedLoopbackPort() async throws -> Int {
 }
 
 /// Calls `condition` every few milliseconds until it holds or `timeout` passes; whether it held.
-func poll(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+func poll(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -169,7 +169,7 @@ func poll(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) a
 }
 
 /// ``poll(timeout:_:)`` for a condition that must await.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () async -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if await condition() { return true }
