@@ -8,6 +8,7 @@
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
 // - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits).
+// - TetherAPIs: typed APIs for the three examples (Rakuten item search, jsonplaceholder posts, notes) on the store.
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
 // - CZlib: the system zlib, for PNG images.
 // - TetherCLI: the commands behind the `tether` executable, as a library so tests can drive them.
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "TetherHTTP", targets: ["TetherHTTP"]),
         .library(name: "TetherHTTPTesting", targets: ["TetherHTTPTesting"]),
         .library(name: "TetherStore", targets: ["TetherStore"]),
+        .library(name: "TetherAPIs", targets: ["TetherAPIs"]),
         .library(name: "TetherServer", targets: ["TetherServer"]),
         .executable(name: "tether", targets: ["tether"]),
         .executable(name: "tether-bench", targets: ["tether-bench"]),
@@ -33,6 +35,7 @@ let package = Package(
         .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1"]),
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
         .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON"]),
+        .target(name: "TetherAPIs", dependencies: ["TetherStore", "TetherHTTP", "TetherJSON"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
@@ -47,6 +50,8 @@ let package = Package(
             dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1"]),
         .testTarget(
             name: "TetherStoreTests", dependencies: ["TetherStore", "TetherHTTP", "TetherServer", "TetherJSON"]),
+        .testTarget(
+            name: "TetherAPIsTests", dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherCLITests", dependencies: ["TetherCLI", "TetherJSON", "TetherServer"]),
     ]

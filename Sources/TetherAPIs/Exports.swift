@@ -1,0 +1,2 @@
+// The typed APIs are used with the store; importing TetherAPIs is enough for both.
+@_exported public import TetherStore

@@ -1,0 +1,8 @@
+import TetherAPIs
+import Testing
+
+@Suite struct TetherAPIsExportsTests {
+    @Test func theStoreIsVisibleThroughTetherAPIs() {
+        #expect(StoreError(.notFound("x")).message == "This item is no longer available.")
+    }
+}
