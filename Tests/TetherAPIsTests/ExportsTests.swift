@@ -1,5 +1,5 @@
-import TetherAPIs
 import Testing
+import TetherAPIs
 
 @Suite struct TetherAPIsExportsTests {
     @Test func theStoreIsVisibleThroughTetherAPIs() {
