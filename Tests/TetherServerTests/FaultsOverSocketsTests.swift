@@ -7,7 +7,7 @@ import TetherJSON
 /// Fault injection over real sockets on the json-server routes of jsonplaceholder's `db.json`: faults scripted
 /// per request by header and by `_fault` query (latency, 503 with `Retry-After`, a reset mid-response, a
 /// truncated body), and configured rates that a seed makes repeatable.
-@Suite(.enabled(if: JSONServerFixtures.isAvailable), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: JSONServerFixtures.isAvailable), .serialized, .timeLimit(.minutes(1)))
 struct FaultsOverSocketsTests {
     /// Serves a database of jsonplaceholder (the shared read-only one unless `writable`) with `faults`,
     /// logging to `log`.
@@ -16,7 +16,7 @@ struct FaultsOverSocketsTests {
         _ body: (LiveServer) async throws -> Value
     ) async throws -> Value {
         let database =
-            writable ? try JSONDatabase(JSONPlaceholder.database) : try JSONPlaceholder.sharedReadOnly()
+            writable ? try await JSONPlaceholder.writableCopy() : try await JSONPlaceholder.readOnlyCopy()
         return try await withJSONServer(database, .init(accessLog: log.sink, faults: faults), body)
     }
 

@@ -6,10 +6,10 @@ import TetherJSON
 
 /// The generated PNG thumbnails over real sockets: a valid PNG of the asked size, validators, caching headers,
 /// errors, and the image URLs the search results and the built-in photos hand out.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct ImagesOverSocketsTests {
     private func withImageServer<Value>(_ body: (LiveServer) async throws -> Value) async throws -> Value {
-        let search = RakutenSearchResponder(catalog: RakutenTestCatalog.shared, configuration: .init(rateLimit: nil))
+        let search = RakutenSearchResponder(catalog: try await builtInCatalog(), configuration: .init(rateLimit: nil))
         return try await withLiveServer(responders: [search, ImageResponder()], body)
     }
 

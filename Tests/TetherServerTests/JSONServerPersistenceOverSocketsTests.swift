@@ -8,7 +8,7 @@ import TetherJSON
 /// connections are all saved, the file is replaced atomically (always whole JSON, no temporary file left), and
 /// `--in-memory` / `--read-only` leave it alone. The database is a copy of part of jsonplaceholder's `db.json`
 /// in a scratch directory.
-@Suite(.enabled(if: JSONServerFixtures.isAvailable), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: JSONServerFixtures.isAvailable), .serialized, .timeLimit(.minutes(1)))
 struct JSONServerPersistenceOverSocketsTests {
     /// jsonplaceholder's posts and the comments of its first three posts, as json-server writes a file.
     private static func smallDatabase() throws -> [UInt8] {
@@ -21,12 +21,19 @@ struct JSONServerPersistenceOverSocketsTests {
         try JSON(parsing: Array(try Data(contentsOf: url)))
     }
 
+    /// Opens `file` as `tether serve db.json` does (``TetherServerApp/openFile(_:writes:)``, on a thread of its
+    /// own) and serves it with the json-server routes, without the app's Rakuten catalog.
+    private func withFileServer<Value>(
+        _ file: URL, writes: TetherServerApp.Options.Writes, _ body: (LiveServer) async throws -> Value
+    ) async throws -> Value {
+        let database = try await onThread { try TetherServerApp.openFile(file, writes: writes) }
+        return try await withJSONServer(database, .init(), body)
+    }
+
     @Test func writesSurviveARestartOnTheSameFile() async throws {
         let scratch = try ScratchDirectory()
         let file = try scratch.file("db.json", try Self.smallDatabase())
-        let options = TetherServerApp.Options(data: .file(file), writes: .persistent, rakutenRateLimit: false)
-
-        let before = try await withLiveApp(options) { server, _ in
+        let before = try await withFileServer(file, writes: .persistent) { server in
             #expect(try await server.send("POST", "/posts", body: #"{"title": "kept"}"#).status == 201)
             #expect(try await server.send("PATCH", "/posts/1", body: #"{"title": "patched"}"#).status == 200)
             #expect(try await server.send("PUT", "/posts/3", body: #"{"title": "replaced"}"#).status == 200)
@@ -42,7 +49,7 @@ struct JSONServerPersistenceOverSocketsTests {
         #expect(text.hasPrefix("{\n  \"posts\": [\n    {\n      \"userId\": 1,\n      \"id\": 1,"))
         #expect(!text.hasSuffix("\n"))
 
-        try await withLiveApp(options) { server, _ in
+        try await withFileServer(file, writes: .persistent) { server in
             let after = try await server.get("/posts/1")
             #expect(after.body == before.body)
             #expect(after.header("ETag") == before.header("ETag"))
@@ -69,7 +76,7 @@ struct JSONServerPersistenceOverSocketsTests {
     @Test func concurrentWritesOverManyConnectionsAreAllSavedAndTheFileIsAlwaysWhole() async throws {
         let scratch = try ScratchDirectory()
         let file = try scratch.file("db.json", try Self.smallDatabase())
-        let database = try JSONDatabase(contentsOf: file, mode: .persistent(file))
+        let database = try await onThread { try JSONDatabase(contentsOf: file, mode: .persistent(file)) }
         let connections = 8
         let writesPerConnection = 10
         let done = Flag()
@@ -128,7 +135,7 @@ struct JSONServerPersistenceOverSocketsTests {
         let scratch = try ScratchDirectory()
         let bytes = try Self.smallDatabase()
         let file = try scratch.file("db.json", bytes)
-        try await withLiveApp(.init(data: .file(file), writes: writes, rakutenRateLimit: false)) { server, _ in
+        try await withFileServer(file, writes: writes) { server in
             let created = try await server.send("POST", "/posts", body: #"{"title": "t"}"#)
             let deleted = try await server.send("DELETE", "/posts/1")
             if writes == .readOnly {

@@ -7,7 +7,7 @@ import TetherJSON
 /// json-server 0.17 reads over real sockets, on jsonplaceholder's `db.json` (one read-only copy shared by the
 /// tests): exact statuses, headers and bodies, compared with the fixture and with
 /// `shared/reference/json-server-0.17.md`.
-@Suite(.enabled(if: JSONServerFixtures.isAvailable), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: JSONServerFixtures.isAvailable), .serialized, .timeLimit(.minutes(1)))
 struct JSONServerQueriesOverSocketsTests {
     /// The pretty bytes json-server sends for `json`.
     private func expectedBody(_ json: JSON) throws -> [UInt8] {

@@ -7,7 +7,7 @@ import TetherJSON
 /// json-server 0.17 writes over real sockets on jsonplaceholder's `db.json` (a fresh in-memory copy per test):
 /// POST, PUT, PATCH, DELETE with cascade, singular resources, and what Tether does better on purpose (400 and
 /// 409 with JSON errors, ETags with `If-Match`, `Idempotency-Key`).
-@Suite(.enabled(if: JSONServerFixtures.isAvailable), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: JSONServerFixtures.isAvailable), .serialized, .timeLimit(.minutes(1)))
 struct JSONServerWritesOverSocketsTests {
     private func expectedBody(_ json: JSON) throws -> [UInt8] {
         Array(try pretty(json).utf8)
@@ -346,9 +346,12 @@ struct JSONServerWritesOverSocketsTests {
 
     @Test func singularResourceOfTheFile() async throws {
         // db.json has no singular resource; this copy of it adds json-server's README `profile`.
-        var root = try #require(JSONPlaceholder.database.object)
-        root["profile"] = ["name": "typicode"]
-        try await withJSONServer(try JSONDatabase(.object(root)), .init()) { server in
+        let database = try await onThread {
+            var root = JSONPlaceholder.database.object ?? [:]
+            root["profile"] = ["name": "typicode"]
+            return try JSONDatabase(.object(root))
+        }
+        try await withJSONServer(database, .init()) { server in
             let profile = try await server.get("/profile")
             #expect(profile.status == 200)
             #expect(profile.text == "{\n  \"name\": \"typicode\"\n}")

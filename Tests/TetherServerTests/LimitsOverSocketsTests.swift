@@ -9,7 +9,7 @@ import TetherJSON
 /// the server goes on serving. What `ServerLimitsTests` covers already (one field over the header limit, a
 /// long target and a large body on small limits, a request line that is not HTTP, a missing `Host`, HTTP/2.0,
 /// the header timeout, the idle timeout, the connection limit) is not repeated.
-@Suite(.enabled(if: JSONServerFixtures.isAvailable), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: JSONServerFixtures.isAvailable), .serialized, .timeLimit(.minutes(1)))
 struct LimitsOverSocketsTests {
     /// What one bad request got: the response, what came after it before the close, and a later request's
     /// status on a new connection.
@@ -148,7 +148,7 @@ struct LimitsOverSocketsTests {
 
     @Test func bodiesUpToTheLimitAreAcceptedAndLargerOnes413WhateverTheFraming() async throws {
         let limits = HTTPServer.Configuration(limits: .init(maximumBodyBytes: 100))
-        let database = try JSONDatabase(JSONPlaceholder.database)
+        let database = try await JSONPlaceholder.writableCopy()
         try await withJSONServer(database, limits) { server in
             // Exactly 100 bytes: `{"title":"…"}` with 88 letters.
             let exact = #"{"title":""# + String(repeating: "a", count: 88) + #""}"#
@@ -180,7 +180,7 @@ struct LimitsOverSocketsTests {
     }
 
     @Test func expectContinueGets100OnlyForABodyWithinTheLimit() async throws {
-        let database = try JSONDatabase(JSONPlaceholder.database)
+        let database = try await JSONPlaceholder.writableCopy()
         try await withJSONServer(database, .init()) { server in
             let refused = try await refuse(
                 Array(
@@ -204,7 +204,7 @@ struct LimitsOverSocketsTests {
     }
 
     @Test func aBodyThatStopsArrivingGets408() async throws {
-        let database = try JSONPlaceholder.sharedReadOnly()
+        let database = try await JSONPlaceholder.readOnlyCopy()
         try await withJSONServer(database, .init(headerTimeout: .milliseconds(300))) { server in
             let port = server.port
             let (response, rest) = try await onThread {

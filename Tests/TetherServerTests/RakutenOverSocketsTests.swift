@@ -9,7 +9,7 @@ import TetherJSON
 /// `tether serve` has it): the required parameters and their exact error bodies, the keyword rules, bounds,
 /// sorts, filters, both format versions, `elements`, the `pageCount` cap, the rate limit, and Japanese
 /// keywords sent percent-encoded.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(1)))
 struct RakutenOverSocketsTests {
     private static let path = "/services/api/IchibaItem/Search/20220601"
 
@@ -19,7 +19,7 @@ struct RakutenOverSocketsTests {
         rateLimit: Duration? = nil, _ body: (LiveServer) async throws -> Value
     ) async throws -> Value {
         let search = RakutenSearchResponder(
-            catalog: RakutenTestCatalog.shared, configuration: .init(rateLimit: rateLimit))
+            catalog: try await builtInCatalog(), configuration: .init(rateLimit: rateLimit))
         return try await withLiveServer(responders: [search], body)
     }
 

@@ -113,11 +113,14 @@ func withJSONServer<Value>(
 func withJSONPlaceholderServer<Value>(
     writable: Bool = false, _ body: (LiveServer) async throws -> Value
 ) async throws -> Value {
-    let database =
-        writable
-        ? try JSONDatabase(JSONPlaceholder.database, mode: .inMemory)
-        : try JSONPlaceholder.sharedReadOnly()
+    let database = writable ? try await JSONPlaceholder.writableCopy() : try await JSONPlaceholder.readOnlyCopy()
     return try await withJSONServer(database, .init(), body)
+}
+
+/// The built-in catalog (seed 1, as `tether serve` has it), shared by the tests and generated on a thread of
+/// its own the first time (see ``JSONPlaceholder/writableCopy()`` for why).
+func builtInCatalog() async throws -> RakutenCatalog {
+    try await onThread { RakutenTestCatalog.shared }
 }
 
 extension RawResponse {
@@ -149,6 +152,14 @@ enum JSONPlaceholder {
 
     /// One read-only database of the fixture, shared by every test that only reads.
     static func sharedReadOnly() throws -> JSONDatabase { try readOnly.get() }
+
+    /// ``sharedReadOnly()``, made (the first time) on a thread of its own.
+    static func readOnlyCopy() async throws -> JSONDatabase { try await onThread { try sharedReadOnly() } }
+
+    /// A database of the fixture for one test, in memory, made on a thread of its own: parsing and normalizing
+    /// 1.3 MB takes long enough in a debug build that doing it on the cooperative pool, for many tests at once,
+    /// starves the tasks other suites' servers need (their streamed responses time out).
+    static func writableCopy() async throws -> JSONDatabase { try await onThread { try JSONDatabase(database) } }
 }
 
 /// A fresh directory below the system's temporary one, removed when the value goes away.
