@@ -83,6 +83,24 @@ struct ErrorsOverSocketsTests {
         }
     }
 
+    @Test func aRakuten404AndTooManyRequestsDecodeAsAPIErrors() async throws {
+        try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
+            let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenAPIError.self) }
+            let unknown = Request<Data>(
+                path: "/services/api/IchibaItem/Search/20990101", query: [("applicationId", "1")])
+            let notFound = try #require(await sendExpectingError(unknown, on: client))
+            #expect(notFound.status?.code == 404)
+            #expect((notFound.statusFailure?.apiError as? RakutenAPIError)?.error == "not_found")
+
+            let search = Request<Data>(
+                path: "/services/api/IchibaItem/Search/20220601", query: [("applicationId", "2"), ("keyword", "tea")])
+            _ = try await client.send(search)
+            let limited = try #require(await sendExpectingError(search, on: client))
+            #expect(limited.status?.code == 429)
+            #expect((limited.statusFailure?.apiError as? RakutenAPIError)?.error == "too_many_requests")
+        }
+    }
+
     @Test func aBodyThatIsNotAnAPIErrorLeavesItNil() async throws {
         try await withSocketREST { baseURL, _ in
             let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenAPIError.self) }
