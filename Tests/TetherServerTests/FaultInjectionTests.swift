@@ -125,7 +125,7 @@ struct FaultInjectionTests {
             try await onThread { () -> (RawClientError?, RawClientError?) in
                 func attempt(_ script: String) -> RawClientError? {
                     do {
-                        _ = try RawHTTPClient(port: port).exchange(
+                        _ = try RawHTTPClient(port: port, timeout: .seconds(30)).exchange(
                             RawHTTPClient.get("/stream", "X-Tether-Fault: \(script)"))
                         return nil
                     } catch { return error as? RawClientError }
