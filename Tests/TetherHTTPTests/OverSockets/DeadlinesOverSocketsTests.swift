@@ -60,11 +60,13 @@ struct DeadlinesOverSocketsTests {
             let start = ContinuousClock.now
             let error = try #require(
                 await sendExpectingError(Request<Data>(path: "/slow", headers: Self.slow), on: client))
-            guard case .timeout(.total(let limit)) = error.kind else {
-                Issue.record("expected the total deadline, got \(error)")
+            // Usually the last attempt gets what is left and fails as `.total`; on a starved machine an attempt
+            // can end so close to the deadline that no retry fits, and its own `.request` timeout stands.
+            guard case .timeout(let timeout) = error.kind else {
+                Issue.record("expected a timeout, got \(error)")
                 return
             }
-            #expect(limit == .seconds(5))
+            #expect(timeout == .total(.seconds(5)) || timeout == .request(.seconds(1)))
             #expect(error.attempts >= 2)
             #expect(error.attempts < 10)
             #expect(events.startedCount == error.attempts)
