@@ -9,8 +9,9 @@ import Dispatch
     /// on to Dispatch at once, so a job never sits behind a blocked socket call: an actor shared by many
     /// connections whose job lands here keeps running.
     ///
-    /// Not on Apple platforms, where task executors need macOS 15 and the package supports 14: there responder tasks
-    /// run on the global pool (see ``Connection/startWork(_:_:)``).
+    /// Not on Apple platforms: this Linux-tested executor is kept out of the Darwin build, which cannot be compiled
+    /// or run here, so there responder tasks run on the global pool (see ``Connection/startWork(_:_:)``). Now that
+    /// the package requires macOS 15, where task executors exist, it could be enabled there once tested.
     ///
     /// - Thread safety: `enqueue` is called from any thread; `run(until:)` only from the connection's thread.
     final class ConnectionExecutor: TaskExecutor, @unchecked Sendable {

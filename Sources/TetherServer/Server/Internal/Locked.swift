@@ -8,7 +8,8 @@
 
 /// A value guarded by a pthread mutex: the one lock of the server's internals.
 ///
-/// `Synchronization.Mutex` needs macOS 15, above the package's floor, so this small class stands in for it.
+/// Written when the package supported macOS 14, where `Synchronization.Mutex` is missing; it could now be replaced
+/// by `Mutex` (the floor is macOS 15).
 /// Every `@unchecked Sendable` type in the server keeps its mutable state in one of these.
 final class Locked<State>: @unchecked Sendable {
     private var state: State
