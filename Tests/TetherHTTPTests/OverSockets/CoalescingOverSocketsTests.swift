@@ -8,7 +8,7 @@ import TetherServer
 /// Identical GETs in flight at once share one transfer to a real server; cancelling callers detach from it.
 ///
 /// The server holds its answer until the test opens a gate, so the transfer stays in flight while the callers
-/// join it. Joining happens without any network work, so a short pause after every caller has started is ample.
+/// join it. Joining happens without any network work, so a pause of a second after every caller has started is ample.
 @Suite("Coalescing over sockets", .timeLimit(.minutes(1)))
 struct CoalescingOverSocketsTests {
     /// A route that answers `{"n": <hit>}` once `gate` opens (only the first hit waits).
@@ -37,7 +37,7 @@ struct CoalescingOverSocketsTests {
         }
         #expect(await poll { started.value == count })
         #expect(await server.log.wait(for: 1, on: request.path))
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .seconds(1))
         return tasks
     }
 

@@ -106,8 +106,8 @@ struct DeadlinesOverSocketsTests {
     @Test func aQuickAnswerWithinTheDeadlinesSucceeds() async throws {
         try await withSocketServer(answering: .json(text: #"{"ok": true}"#)) { server in
             let client = HTTPClient(baseURL: server.baseURL) {
-                $0.timeout = .seconds(5)
-                $0.totalTimeout = .seconds(10)
+                $0.timeout = .seconds(20)
+                $0.totalTimeout = .seconds(40)
             }
             let request = Request<Data>(path: "/quick", headers: ["X-Tether-Fault": "latency=20ms"])
             let response = try await client.send(request)

@@ -17,13 +17,12 @@ struct RateLimitOverSocketsTests {
     @Test func threeRequestsAtFivePerSecondAreSpaced() async throws {
         try await withSocketServer(answering: .json(text: "{}")) { server in
             let client = HTTPClient(baseURL: server.baseURL) { $0.rateLimits["127.0.0.1"] = .perSecond(5) }
+            let start = ContinuousClock.now
             let results = await client.send(all: (1...3).map { Request<Data>(path: "/item/\($0)") })
             let waits = try results.map { try $0.get().metrics.rateLimitWait }.sorted()
-            #expect(waits[0] == .zero)
-            #expect(waits[1] >= .milliseconds(150))
-            #expect(waits[2] >= .milliseconds(350))
-            // At the server, loosely: the requests arrive in the order of their turns, spread out (200 ms apart
-            // less network jitter; the first one also opens the connection).
+            #expect(waits[0] == .zero, "the first caller finds a token")
+            // Turns come 200 ms apart from the first one, which came after `start`; requests arrive in the order
+            // of their turns.
             let waitByPath = Dictionary(
                 uniqueKeysWithValues: try results.map { result in
                     let response = try result.get()
@@ -31,8 +30,8 @@ struct RateLimitOverSocketsTests {
                 })
             let arrived = server.log.requests.sorted { $0.arrival < $1.arrival }
             try #require(arrived.count == 3)
+            #expect(arrived[2].arrival - start >= .milliseconds(400))
             #expect(arrived.map { waitByPath[$0.path] } == waits.map { Optional($0) })
-            #expect(arrived[2].arrival - arrived[0].arrival >= .milliseconds(100))
         }
     }
 
@@ -68,10 +67,10 @@ struct RateLimitOverSocketsTests {
 
     @Test func callersWaitForTheirTurnInsteadOfGetting429() async throws {
         try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
-            // Rakuten admits one request per second per application; a little margin absorbs network jitter.
+            // Rakuten admits one request per second per application; the margin absorbs network jitter.
             let client = HTTPClient(baseURL: baseURL) {
                 $0.retryPolicy = .never
-                $0.rateLimits["127.0.0.1"] = RateLimit(requests: 1, per: .milliseconds(1100))
+                $0.rateLimits["127.0.0.1"] = RateLimit(requests: 1, per: .milliseconds(1500))
             }
             let keywords = ["tea", "coffee", "rice"]
             let results = await client.send(all: keywords.map { Self.search("patient-app", keyword: $0) })
@@ -80,8 +79,6 @@ struct RateLimitOverSocketsTests {
                 #expect(response.status.code == 200)
                 #expect(response.value["count"].int != nil)
             }
-            let waits = try results.map { try $0.get().metrics.rateLimitWait }.sorted()
-            #expect(waits[2] >= .seconds(2))
         }
     }
 
