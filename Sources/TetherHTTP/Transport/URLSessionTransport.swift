@@ -58,6 +58,9 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
         for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
+        if progress == nil {
+            return try await sendBuffered(urlRequest, request: request)
+        }
         let task = session.dataTask(with: urlRequest)
         let transfer = Transfer(request: request, progress: progress)
         delegate.register(transfer, for: task)
@@ -70,6 +73,26 @@ public final class URLSessionTransport: HTTPTransport {
         } onCancel: {
             task.cancel()
         }
+    }
+}
+
+extension URLSessionTransport {
+    /// Without progress to report: URLSession's own buffered path, which avoids a hop to the delegate queue per
+    /// callback. The size limit is then checked on the announced length and on the body once it has arrived.
+    private func sendBuffered(_ urlRequest: URLRequest, request: TransportRequest) async throws -> TransportResponse {
+        let (body, response) = try await session.data(for: urlRequest)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        if body.count > request.maximumResponseSize {
+            throw HTTPError(
+                .responseTooLarge(limit: request.maximumResponseSize), request: RequestSummary(method: .get, url: ""))
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in http.allHeaderFields {
+            guard let name = name as? String, let value = value as? String else { continue }
+            headers.add(name, value)
+        }
+        return TransportResponse(
+            status: HTTPStatus(code: http.statusCode), headers: headers, body: body, url: http.url ?? request.url)
     }
 }
 
