@@ -84,6 +84,9 @@ public final class HTTPClient: Sendable {
         }
         for field in request.headers { headers.add(field.name, field.value) }
         var body: Data?
+        if request.body != nil, request.method == .get || request.method == .head {
+            throw RequestProblem("a \(request.method.rawValue) request cannot have a body")
+        }
         if let requestBody = request.body {
             do {
                 body = try requestBody.encoded(with: configuration.encoder)

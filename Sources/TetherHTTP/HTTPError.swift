@@ -126,7 +126,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         var text = "\(request.method.rawValue) \(request.url): "
         switch kind {
         case .invalidRequest(let reason): text += "invalid request: \(reason)"
-        case .transport(let underlying): text += "transport error: \(underlying)"
+        case .transport(let underlying): text += "transport error: \(HTTPError.describe(underlying))"
         case .timeout(.request(let limit)): text += "timed out after \(limit) (one attempt)"
         case .timeout(.total(let limit)): text += "timed out after \(limit) (total deadline)"
         case .cancelled: text += "cancelled"
@@ -141,6 +141,19 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         }
         if attempts > 1 { text += " (after \(attempts) attempts)" }
         return text
+    }
+}
+
+extension HTTPError {
+    /// A transport error for logs without the URL it carries: Foundation's errors keep the request URL, secrets
+    /// included, in their user info.
+    static func describe(_ error: any Error) -> String {
+        if let urlError = error as? URLError {
+            return "URLError \(urlError.code.rawValue)"
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain { return "URLError \(nsError.code)" }
+        return "\(type(of: error))"
     }
 }
 

@@ -193,7 +193,7 @@ extension HTTPClient {
         case .success(let response): "status \(response.status.code)"
         case .failure(let error):
             switch error.kind {
-            case .transport(let underlying): "transport error (\(underlying))"
+            case .transport(let underlying): "transport error (\(HTTPError.describe(underlying)))"
             case .timeout: "timed out"
             default: "\(error.kind)"
             }

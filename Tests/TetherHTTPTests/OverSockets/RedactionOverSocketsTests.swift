@@ -103,10 +103,7 @@ struct RedactionOverSocketsTests {
         expectNoSecrets(in: [error.message, error.request.description, error.request.url])
     }
 
-    @Test(
-        .disabled(
-            "bug: HTTPError.swift description (and ConsoleLogger's ✗ and ↻ lines, via HTTPClient+Attempts.swift reason(for:)) print the underlying URLError, whose userInfo holds the unredacted URL with applicationId"
-        ))
+    @Test
     func aTransportErrorsDescriptionAndLogLinesKeepTheApplicationIdOut() async throws {
         let (error, lines) = try await transportFailure()
         expectNoSecrets(in: [error.description, "\(error)"] + lines)
