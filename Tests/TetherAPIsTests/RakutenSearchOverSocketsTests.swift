@@ -206,4 +206,22 @@ import TetherAPIs
         #expect(search.status == .loaded)
         #expect(search.items.count == 30)
     }
+
+    @Test func theApplicationIDGoesOnlyToRakutenPathsAndNeverIntoErrors() async throws {
+        let server = try await APIServer.start()
+        defer { Task { await server.stop() } }
+        let client = server.rakutenClient(applicationID: "secret-app-id-42")
+        // json-server would filter by an applicationId query item and find nothing.
+        let posts = try await client.send(Request<[Post]>(path: "/posts", query: [("userId", "1")])).value
+        #expect(posts.count == 10)
+        do {
+            _ = try await client.send(RakutenItemSearch(keyword: "a").request())
+            Issue.record("an invalid keyword was accepted")
+        } catch {
+            #expect(error.status?.code == 400)
+            #expect(!error.description.contains("secret-app-id-42"))
+            // Rakuten checks the id first: this message means it was sent.
+            #expect(error.message == "keyword is not valid (400)")
+        }
+    }
 }

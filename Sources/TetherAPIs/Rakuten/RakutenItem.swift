@@ -15,7 +15,9 @@ public import Foundation
 /// }
 /// ```
 public struct RakutenItem: RemoteEntity, Hashable {
-    /// The store never writes items; the collection path only names them.
+    /// Rakuten has no REST collection of items: they come only from searches
+    /// (``Query/itemSearch(_:staleTime:cacheTime:)``), so don't ask the store to load, write or delete one. The
+    /// path only names the API.
     public static let collectionPath = "/services/api/IchibaItem"
 
     /// The item code, `"<shopCode>:<number>"`.
