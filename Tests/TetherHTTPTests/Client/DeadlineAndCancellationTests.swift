@@ -16,7 +16,9 @@ import TetherHTTPTesting
             return
         }
         #expect(limit == .milliseconds(150))
-        #expect(ContinuousClock.now - started < .seconds(10))  // a hang guard, not a timing assertion
+        // A hang guard, not a timing assertion: with every suite running on two cores, resuming this task can wait
+        // for seconds behind other tests' work.
+        #expect(ContinuousClock.now - started < .seconds(60))
         #expect(error?.message == "The server took too long to answer.")
     }
 

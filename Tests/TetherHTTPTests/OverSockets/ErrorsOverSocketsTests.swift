@@ -92,10 +92,20 @@ struct ErrorsOverSocketsTests {
             #expect(notFound.status?.code == 404)
             #expect((notFound.statusFailure?.apiError as? RakutenAPIError)?.error == "not_found")
 
-            let search = Request<Data>(
-                path: "/services/api/IchibaItem/Search/20220601", query: [("applicationId", "2"), ("keyword", "tea")])
-            _ = try await client.send(search)
-            let limited = try #require(await sendExpectingError(search, on: client))
+            // Three at once for one application id (different keywords, so the client does not share them as one
+            // transfer): the server takes one per second, so some are refused.
+            let outcomes = await withTaskGroup(of: HTTPError?.self) { group in
+                for keyword in ["tea", "coffee", "camera"] {
+                    let search = Request<Data>(
+                        path: "/services/api/IchibaItem/Search/20220601",
+                        query: [("applicationId", "2"), ("keyword", keyword)])
+                    group.addTask { await sendExpectingError(search, on: client) }
+                }
+                var outcomes: [HTTPError?] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            let limited = try #require(outcomes.compactMap { $0 }.first)
             #expect(limited.status?.code == 429)
             #expect((limited.statusFailure?.apiError as? RakutenAPIError)?.error == "too_many_requests")
         }
