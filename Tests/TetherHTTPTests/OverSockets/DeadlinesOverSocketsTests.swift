@@ -67,8 +67,8 @@ struct DeadlinesOverSocketsTests {
                 return
             }
             #expect(timeout == .total(.seconds(5)) || timeout == .request(.seconds(1)))
-            // Attempts of 1 s in 5 s: several, unless a starved test process resumes this task late.
-            #expect(error.attempts >= 1)
+            // Attempts of 1 s in 5 s: several, never ten (a starved test process can even resume this task after the
+            // deadline, before any attempt).
             #expect(error.attempts < 10)
             #expect(events.startedCount == error.attempts)
             #expect(ContinuousClock.now - start < .seconds(30))
