@@ -42,6 +42,13 @@ extension HTTPRequestParser {
         let version = try parseVersion(UnsafeBufferPointer(rebasing: line[(last + 1)...]))
         let method = String(decoding: UnsafeBufferPointer(rebasing: line[..<first]), as: UTF8.self)
         let target = String(decoding: UnsafeBufferPointer(rebasing: line[(first + 1)..<last]), as: UTF8.self)
+        // RFC 9112 §3.2: origin-form starts with "/"; absolute-form has a scheme; "*" and authority-form belong to
+        // OPTIONS and CONNECT.
+        let isOriginForm = line[first + 1] == UInt8(ascii: "/")
+        let isAbsoluteForm = target.contains("://")
+        guard isOriginForm || isAbsoluteForm || (target == "*" && method == "OPTIONS") || method == "CONNECT" else {
+            throw HTTP1Error(.badRequest, "The request target must start with '/'.")
+        }
         return (HTTPMethod(method), target, version)
     }
 

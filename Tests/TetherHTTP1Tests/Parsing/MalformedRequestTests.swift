@@ -18,6 +18,8 @@ import Testing
         ("GET /  HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // two spaces
         ("GET / HTTP/1.1 \r\nHost: a\r\n\r\n", 400),  // trailing space
         ("GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // space in the target
+        ("GET posts/1 HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // origin-form without its "/"
+        ("GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // asterisk-form is for OPTIONS
         ("GET\r\nHost: a\r\n\r\n", 400),  // no target
         ("GET /\r\n\r\n", 400),  // HTTP/0.9
         ("G(T / HTTP/1.1\r\nHost: a\r\n\r\n", 400),  // method not a token
@@ -47,6 +49,13 @@ import Testing
         #expect(whole.status == status, "\(whole.error.map(String.init(describing:)) ?? "no error")")
         #expect(whole.requests.isEmpty)
         #expect(Feeding(text, pieceSize: 1).error == whole.error)
+    }
+
+    @Test(arguments: ["OPTIONS * HTTP/1.1", "GET http://a/posts/1 HTTP/1.1", "CONNECT a:443 HTTP/1.1"])
+    func acceptsTheOtherTargetForms(line: String) {
+        let feeding = Feeding(line + "\r\nHost: a\r\n\r\n")
+        #expect(feeding.error == nil)
+        #expect(feeding.requests.count == 1)
     }
 
     @Test func anErrorAfterGoodRequestsKeepsThem() {
