@@ -27,10 +27,8 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     var inFlight: Int { state.withLock { $0.entries.count } }
 
     /// Returns the result of `work` for `key`, started now or already running for another caller.
-    ///
-    /// `joined` is told whether this caller joined work already in flight.
     func value(
-        for key: Key, joined: @Sendable (Bool) -> Void = { _ in }, work: @escaping @Sendable () async throws -> Value
+        for key: Key, work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
@@ -39,12 +37,12 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let outcome = state.withLock { state -> (cancelled: Bool, joined: Bool) in
+                let cancelled = state.withLock { state -> Bool in
                     state.pending.remove(id)
-                    if state.cancelled.remove(id) != nil { return (true, false) }
+                    if state.cancelled.remove(id) != nil { return true }
                     if state.entries[key] != nil {
                         state.entries[key]!.waiters[id] = continuation
-                        return (false, true)
+                        return false
                     }
                     var entry = Entry(generation: id)
                     entry.waiters[id] = continuation
@@ -54,13 +52,9 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                         self?.finish(key, generation: id, with: result)
                     }
                     state.entries[key] = entry
-                    return (false, false)
+                    return false
                 }
-                if outcome.cancelled {
-                    continuation.resume(throwing: CancellationError())
-                } else {
-                    joined(outcome.joined)
-                }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
             cancel(id, key: key)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// When and how often a failed request is tried again.
 ///
 /// A request is retried only when all of these hold:
@@ -62,16 +64,6 @@ public struct RetryPolicy: Sendable, Hashable {
         default: headers.contains("Idempotency-Key")
         }
     }
-}
-
-private func pow(_ base: Double, _ exponent: Double) -> Double {
-    var result = 1.0
-    var remaining = Int(exponent)
-    while remaining > 0 {
-        result *= base
-        remaining -= 1
-    }
-    return result
 }
 
 extension Duration {

@@ -86,13 +86,20 @@ extension URLSessionTransport {
             throw HTTPError(
                 .responseTooLarge(limit: request.maximumResponseSize), request: RequestSummary(method: .get, url: ""))
         }
-        var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
-            guard let name = name as? String, let value = value as? String else { continue }
-            headers.add(name, value)
-        }
         return TransportResponse(
-            status: HTTPStatus(code: http.statusCode), headers: headers, body: body, url: http.url ?? request.url)
+            status: HTTPStatus(code: http.statusCode), headers: HTTPHeaders(http), body: body,
+            url: http.url ?? request.url)
+    }
+}
+
+extension HTTPHeaders {
+    /// The fields of a Foundation response (their order is Foundation's: it keeps them in a dictionary).
+    fileprivate init(_ response: HTTPURLResponse) {
+        self.init()
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String, let value = value as? String else { continue }
+            add(name, value)
+        }
     }
 }
 
@@ -176,17 +183,12 @@ private final class Transfer: Sendable {
             guard let response = state.response, let responseURL = response.url ?? url else {
                 return (continuation, .failure(URLError(.badServerResponse)))
             }
-            var headers = HTTPHeaders()
-            for (name, value) in response.allHeaderFields {
-                guard let name = name as? String, let value = value as? String else { continue }
-                headers.add(name, value)
-            }
             return (
                 continuation,
                 .success(
                     TransportResponse(
-                        status: HTTPStatus(code: response.statusCode), headers: headers, body: state.body,
-                        url: responseURL))
+                        status: HTTPStatus(code: response.statusCode), headers: HTTPHeaders(response),
+                        body: state.body, url: responseURL))
             )
         }
         continuation?.resume(with: result)

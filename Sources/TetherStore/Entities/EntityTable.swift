@@ -68,9 +68,4 @@ final class EntityTable<Entity: RemoteEntity> {
         record.changed()
         for query in queries.values where query.idSet.contains(record.id) { query.changed() }
     }
-
-    /// Every query of this type that contains `id`.
-    func queries(containing id: Entity.ID) -> [QueryState<Entity>] {
-        queries.values.filter { $0.idSet.contains(id) }
-    }
 }

@@ -155,7 +155,7 @@ extension EntityStore {
             body = try EntityDiff.body(creating: draft)
         } catch {
             let failure = (error as? StoreError) ?? StoreError(.encoding("\(error)"))
-            removeDraft(temporary, from: targets, in: table, failure: failure)
+            removeDraft(temporary, in: table, failure: failure)
             throw failure
         }
         let request = Request<Entity>(path: Entity.collectionPath, method: .post, body: .json(body))
@@ -192,14 +192,13 @@ extension EntityStore {
             }
             return created
         case .failure(let error):
-            removeDraft(temporary, from: targets, in: table, failure: error)
+            removeDraft(temporary, in: table, failure: error)
             throw error
         }
     }
 
     private func removeDraft<Entity: RemoteEntity>(
-        _ record: EntityState<Entity>, from queries: [QueryState<Entity>], in table: EntityTable<Entity>,
-        failure: StoreError
+        _ record: EntityState<Entity>, in table: EntityTable<Entity>, failure: StoreError
     ) {
         for query in table.queries.values where query.idSet.contains(record.id) {
             var set = query.idSet
