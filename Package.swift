@@ -11,7 +11,8 @@
 // - TetherAPIs: typed APIs for the three examples (Rakuten item search, jsonplaceholder posts, notes) on the store.
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
 // - CZlib: the system zlib, for PNG images.
-// - TetherCLI: the commands behind the `tether` executable, as a library so tests can drive them.
+// - TetherTerminal: a terminal UI toolkit (raw mode, keys, widths, a diffing screen buffer, widgets).
+// - TetherCLI: the full-screen app and the commands behind the `tether` executable, as a library so tests can drive them.
 // - tether: the app and CLI. tether-bench: the benchmarks.
 import PackageDescription
 
@@ -26,6 +27,7 @@ let package = Package(
         .library(name: "TetherStore", targets: ["TetherStore"]),
         .library(name: "TetherAPIs", targets: ["TetherAPIs"]),
         .library(name: "TetherServer", targets: ["TetherServer"]),
+        .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
         .executable(name: "tether", targets: ["tether"]),
         .executable(name: "tether-bench", targets: ["tether-bench"]),
     ],
@@ -39,10 +41,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
-        .target(name: "TetherCLI", dependencies: ["TetherJSON", "TetherHTTP", "TetherServer"]),
+        .target(name: "TetherTerminal"),
+        .target(
+            name: "TetherCLI",
+            dependencies: ["TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal"]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
         .executableTarget(
-            name: "tether-bench", dependencies: ["TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "CMalloc"]),
+            name: "tether-bench",
+            dependencies: ["TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
         .testTarget(
@@ -53,7 +59,10 @@ let package = Package(
         .testTarget(
             name: "TetherAPIsTests", dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
-        .testTarget(name: "TetherCLITests", dependencies: ["TetherCLI", "TetherJSON", "TetherServer"]),
+        .testTarget(name: "TetherTerminalTests", dependencies: ["TetherTerminal"]),
+        .testTarget(
+            name: "TetherCLITests",
+            dependencies: ["TetherCLI", "TetherJSON", "TetherServer", "TetherAPIs", "TetherTerminal"]),
     ]
 )
 

@@ -1,0 +1,11 @@
+/// A colour a terminal can draw text or background in.
+///
+/// The sixteen named colours are the terminal's own palette (the user's theme decides how they look);
+/// ``palette(_:)`` picks one of the 256 indexed colours. ``default`` is the terminal's normal colour.
+public enum TerminalColor: Sendable, Hashable {
+    case `default`
+    case black, red, green, yellow, blue, magenta, cyan, white
+    case brightBlack, brightRed, brightGreen, brightYellow, brightBlue, brightMagenta, brightCyan, brightWhite
+    /// An entry of the 256-colour palette.
+    case palette(UInt8)
+}
