@@ -1,0 +1,264 @@
+/// Turns frames into the bytes that draw them, writing only what changed since the previous frame.
+///
+/// The renderer remembers the last frame it rendered (and where it left the terminal's cursor and which style it
+/// set). ``render(_:)`` compares the new frame with it cell by cell and returns the escape sequences and text that
+/// change the terminal from one to the other:
+/// - only changed cells are written; runs of changed cells are written in one go, and the cursor is moved only
+///   when it is not already where the next change is (a short hop over unchanged text rewrites that text instead);
+/// - a style is set (reset, then the style, in the ``colorMode``) only when it differs from the one in effect;
+/// - a two-column character is written once, whole, when either of its halves changed;
+/// - the cursor ends at ``ScreenBuffer/cursor`` and is shown, or is hidden when that is `nil`;
+/// - the first frame, a frame of another size, and the frame after ``invalidate()`` clear the screen and draw
+///   every non-blank cell.
+///
+/// ```swift
+/// var renderer = ScreenRenderer(colorMode: .detect(environment: env, isTerminal: true))
+/// try session.write(renderer.render(frame))   // after every change
+/// renderer.invalidate()                       // after a resize or SIGCONT: the next frame is drawn whole
+/// ```
+///
+/// The output assumes the terminal shows nothing but these frames: anything else written to it in between calls
+/// for ``invalidate()``. A value type; not thread safe to share mutably.
+///
+/// Complexity: O(width × height) cell comparisons per frame, and output bytes in proportion to the changed cells.
+public struct ScreenRenderer: Sendable {
+    /// The colours the terminal can show; changing it makes the next frame a full redraw.
+    public var colorMode: ColorMode {
+        didSet {
+            if colorMode != oldValue { invalidate() }
+        }
+    }
+
+    /// Whether frames are wrapped in the synchronized-update mode (`ESC [?2026h` … `ESC [?2026l`), so terminals
+    /// that support it show each frame at once instead of as it arrives; others ignore it. Off by default.
+    public var usesSynchronizedUpdate: Bool
+
+    /// The frame on the terminal, or `nil` when the next frame must be drawn whole.
+    private var previous: ScreenBuffer?
+    /// Whether the terminal's cursor is shown; `nil` when unknown.
+    private var cursorVisible: Bool?
+    /// Where the terminal's cursor is, when known (not known after writing in the last column, where terminals
+    /// differ on whether it wrapped).
+    private var cursorX = 0
+    private var cursorY = 0
+    private var cursorKnown = false
+
+    public init(colorMode: ColorMode = .basic16, usesSynchronizedUpdate: Bool = false) {
+        self.colorMode = colorMode
+        self.usesSynchronizedUpdate = usesSynchronizedUpdate
+    }
+
+    /// Forgets what is on the terminal, so the next ``render(_:)`` clears the screen and draws the frame whole.
+    ///
+    /// Call it after the window was resized, after the process was resumed (SIGCONT), or after anything else was
+    /// written to the terminal.
+    public mutating func invalidate() {
+        previous = nil
+        cursorVisible = nil
+        cursorKnown = false
+    }
+
+    /// Returns the bytes that change the terminal from the previous frame to `frame`, and remembers `frame`.
+    ///
+    /// An empty result means nothing changed. The bytes must be written to the terminal in full before the next
+    /// call.
+    public mutating func render(_ frame: ScreenBuffer) -> [UInt8] {
+        var output = FrameOutput(
+            colorMode: colorMode, width: frame.width, cursorX: cursorX, cursorY: cursorY, cursorKnown: cursorKnown)
+        let old: ScreenBuffer
+        if let previous, previous.width == frame.width, previous.height == frame.height {
+            old = previous
+        } else {
+            // A full redraw: clear the screen, then draw every cell that is not blank.
+            old = ScreenBuffer(width: frame.width, height: frame.height)
+            output.bytes.reserveCapacity(frame.width * frame.height * 2 + 64)
+            output.begin(synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
+            cursorVisible = false
+            // ESC[0m ESC[H ESC[2J
+            output.bytes.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D, 0x1B, 0x5B, 0x48, 0x1B, 0x5B, 0x32, 0x4A])
+            output.cursorX = 0
+            output.cursorY = 0
+            output.cursorKnown = true
+        }
+
+        frame.cells.withUnsafeBufferPointer { new in
+            old.cells.withUnsafeBufferPointer { old in
+                let width = frame.width
+                for y in 0..<frame.height {
+                    let row = y * width
+                    var x = 0
+                    while x < width {
+                        let index = row + x
+                        let cell = new[index]
+                        if cell.isContinuation {
+                            // A continuation not covered by a wide character on its left: shown as a space.
+                            if cell != old[index] {
+                                if !output.started {
+                                    output.begin(
+                                        synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
+                                    cursorVisible = false
+                                }
+                                output.write(
+                                    Cell(" ", style: cell.style), columns: 1, x: x, y: y, row: new[row..<row + width])
+                            }
+                            x += 1
+                            continue
+                        }
+                        let wide = x + 1 < width && new[index + 1].isContinuation
+                        if cell != old[index] || (wide && new[index + 1] != old[index + 1]) {
+                            if !output.started {
+                                output.begin(synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
+                                cursorVisible = false
+                            }
+                            output.write(cell, columns: wide ? 2 : 1, x: x, y: y, row: new[row..<row + width])
+                        }
+                        x += wide ? 2 : 1
+                    }
+                }
+            }
+        }
+
+        if output.style != .plain, output.style != nil {
+            output.bytes.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D])  // ESC[0m: plain between frames
+            output.style = .plain
+        }
+        if let cursor = frame.cursor, frame.width > 0, frame.height > 0 {
+            let x = min(max(0, cursor.x), frame.width - 1)
+            let y = min(max(0, cursor.y), frame.height - 1)
+            frame.cells.withUnsafeBufferPointer { cells in
+                output.move(toX: x, y: y, row: cells[y * frame.width..<(y + 1) * frame.width])
+            }
+            if cursorVisible != true {
+                output.bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x35, 0x68])  // ESC[?25h
+                cursorVisible = true
+            }
+        } else if cursorVisible != false {
+            output.bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x35, 0x6C])  // ESC[?25l
+            cursorVisible = false
+        }
+        output.end()
+
+        cursorX = output.cursorX
+        cursorY = output.cursorY
+        cursorKnown = output.cursorKnown
+        previous = frame
+        return output.bytes
+    }
+}
+
+/// The bytes of one frame being built, with the cursor and style they leave the terminal in.
+private struct FrameOutput {
+    let colorMode: ColorMode
+    let width: Int
+    var bytes: [UInt8] = []
+    var cursorX: Int
+    var cursorY: Int
+    var cursorKnown: Bool
+    /// The style in effect; `nil` at the start of a frame, when a reset is due before the first cell.
+    var style: TextStyle?
+    /// Whether the frame's prologue (synchronized update, hidden cursor) was written.
+    var started = false
+    private var synchronized = false
+
+    init(colorMode: ColorMode, width: Int, cursorX: Int, cursorY: Int, cursorKnown: Bool) {
+        self.colorMode = colorMode
+        self.width = width
+        self.cursorX = cursorX
+        self.cursorY = cursorY
+        self.cursorKnown = cursorKnown
+        // Frames end in the plain style.
+        self.style = .plain
+    }
+
+    /// Starts writing cells: begins a synchronized update if asked, and hides the cursor while drawing.
+    mutating func begin(synchronized: Bool, hidingCursor: Bool) {
+        started = true
+        if bytes.capacity < 256 { bytes.reserveCapacity(256) }
+        if synchronized {
+            self.synchronized = true
+            bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x30, 0x32, 0x36, 0x68])  // ESC[?2026h
+        }
+        if hidingCursor { bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x35, 0x6C]) }  // ESC[?25l
+    }
+
+    /// Ends the synchronized update, if one was begun.
+    mutating func end() {
+        if synchronized { bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x30, 0x32, 0x36, 0x6C]) }  // ESC[?2026l
+    }
+
+    /// Writes `cell`, `columns` wide, at (`x`, `y`); `row` is the new frame's row `y`, for hops over unchanged text.
+    mutating func write(_ cell: Cell, columns: Int, x: Int, y: Int, row: Slice<UnsafeBufferPointer<Cell>>) {
+        move(toX: x, y: y, row: row)
+        if cell.style != style {
+            colorMode.appendSGR(for: cell.style, to: &bytes)
+            style = cell.style
+        }
+        appendCharacter(cell.character)
+        cursorX += columns
+        if cursorX >= width { cursorKnown = false }
+    }
+
+    private mutating func appendCharacter(_ character: Character) {
+        if let ascii = character.asciiValue {
+            // Control characters never reach the terminal.
+            bytes.append(ascii >= 0x20 && ascii < 0x7F ? ascii : 0x20)
+        } else {
+            bytes.append(contentsOf: character.utf8)
+        }
+    }
+
+    /// Moves the cursor to (`x`, `y`) the cheapest way: nothing when it is there, rewriting up to four unchanged
+    /// plain ASCII cells in the current style, a carriage return and line feed to the start of the next row, a
+    /// cursor-forward on the same row, or a cursor position.
+    mutating func move(toX x: Int, y: Int, row: Slice<UnsafeBufferPointer<Cell>>) {
+        if cursorKnown, cursorY == y {
+            if cursorX == x { return }
+            if x > cursorX {
+                let gap = x - cursorX
+                if gap <= 4, canRewrite(row, from: cursorX, to: x) {
+                    for column in cursorX..<x { bytes.append(row[row.startIndex + column].character.asciiValue!) }
+                    cursorX = x
+                    return
+                }
+                bytes.append(0x1B)
+                bytes.append(0x5B)
+                if gap > 1 { appendDecimal(gap) }
+                bytes.append(0x43)  // C
+                cursorX = x
+                return
+            }
+        }
+        if cursorKnown, x == 0, y == cursorY + 1 {
+            bytes.append(0x0D)
+            bytes.append(0x0A)
+        } else {
+            bytes.append(0x1B)
+            bytes.append(0x5B)
+            if y > 0 || x > 0 { appendDecimal(y + 1) }
+            if x > 0 {
+                bytes.append(0x3B)
+                appendDecimal(x + 1)
+            }
+            bytes.append(0x48)  // H
+        }
+        cursorX = x
+        cursorY = y
+        cursorKnown = true
+    }
+
+    /// Whether the cells `from..<to` of `row` are one-column printable ASCII in the style in effect.
+    private func canRewrite(_ row: Slice<UnsafeBufferPointer<Cell>>, from: Int, to: Int) -> Bool {
+        for column in from..<to {
+            let cell = row[row.startIndex + column]
+            guard !cell.isContinuation, cell.style == style, let ascii = cell.character.asciiValue,
+                ascii >= 0x20, ascii < 0x7F
+            else { return false }
+        }
+        return true
+    }
+
+    private mutating func appendDecimal(_ value: Int) {
+        if value >= 10 { appendDecimal(value / 10) }
+        bytes.append(UInt8(0x30 + value % 10))
+    }
+}
