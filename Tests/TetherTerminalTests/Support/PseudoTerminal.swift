@@ -1,0 +1,160 @@
+import Glibc
+import TetherTerminal
+
+/// A pseudo-terminal pair for tests: the slave is the terminal a ``TerminalSession`` runs on, the master is the
+/// test playing the user (typing with ``type(_:)``) and the terminal emulator (reading what was written with
+/// ``read(until:)``, resizing with ``resize(width:height:)``).
+///
+/// Not thread safe; closes both ends when released.
+final class PseudoTerminal {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let master: Int32
+    let slave: Int32
+    /// `TIOCSPTLCK` (`_IOW('T', 0x31, int)`) and `TIOCGPTN` (`_IOR('T', 0x30, unsigned int)`), function-like macros
+    /// Swift does not import.
+    private static let setLock: UInt = 0x4004_5431
+    private static let getNumber: UInt = 0x8004_5430
+    private var masterOpen = true
+    /// Everything read from the master so far.
+    private(set) var output: [UInt8] = []
+
+    init() throws {
+        // /dev/ptmx, unlocked and numbered by ioctl: what posix_openpt, grantpt, unlockpt and ptsname do on Linux,
+        // which Glibc's Swift module does not export.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0 else { throw Failure(description: "opening /dev/ptmx failed: errno \(errno)") }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
+            Glibc.close(master)
+            throw Failure(description: "unlocking the pty failed: errno \(errno)")
+        }
+        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard slave >= 0 else {
+            Glibc.close(master)
+            throw Failure(description: "opening /dev/pts/\(number) failed: errno \(errno)")
+        }
+        self.master = master
+        self.slave = slave
+    }
+
+    deinit {
+        closeMaster()
+        Glibc.close(slave)
+    }
+
+    /// Closes the master: the slave then reads end of file or EIO, as when a terminal window closes.
+    func closeMaster() {
+        guard masterOpen else { return }
+        masterOpen = false
+        Glibc.close(master)
+    }
+
+    /// Types `text` (its UTF-8 bytes) into the terminal.
+    func type(_ text: String) throws { try type(Array(text.utf8)) }
+
+    /// Types `bytes` into the terminal.
+    func type(_ bytes: [UInt8]) throws {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { Glibc.write(master, $0.baseAddress!, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw Failure(description: "writing to the master failed: errno \(errno)") }
+            written += result
+        }
+    }
+
+    /// Sets the window size, as a terminal emulator does when its window is resized.
+    func resize(width: Int, height: Int) throws {
+        var window = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
+        guard ioctl(master, UInt(TIOCSWINSZ), &window) == 0 else {
+            throw Failure(description: "TIOCSWINSZ failed: errno \(errno)")
+        }
+    }
+
+    /// The slave's current settings.
+    func settings() throws -> termios {
+        var settings = termios()
+        guard tcgetattr(slave, &settings) == 0 else { throw Failure(description: "tcgetattr failed: errno \(errno)") }
+        return settings
+    }
+
+    /// Reads from the master until ``output`` contains `marker`, or throws after `timeout` seconds
+    /// (a deadline so a test never hangs, not a timing assertion). Returns everything read so far.
+    @discardableResult
+    func read(until marker: [UInt8], timeout: Double = 10) throws -> [UInt8] {
+        var waited = 0.0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !Self.contains(output, marker) {
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 50)
+            if ready == 0 {
+                waited += 0.05
+                if waited > timeout {
+                    throw Failure(
+                        description:
+                            "no \(String(decoding: marker, as: UTF8.self).debugDescription) in \(String(decoding: output, as: UTF8.self).debugDescription)"
+                    )
+                }
+                continue
+            }
+            if ready < 0, errno == EINTR { continue }
+            let count = Glibc.read(master, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw Failure(description: "reading the master failed: errno \(errno)") }
+            output += buffer[0..<count]
+        }
+        return output
+    }
+
+    /// Forgets what was read so far.
+    func clearOutput() { output = [] }
+
+    static func contains(_ bytes: [UInt8], _ marker: [UInt8]) -> Bool {
+        guard !marker.isEmpty else { return true }
+        guard bytes.count >= marker.count else { return false }
+        for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
+            if Array(bytes[start..<start + marker.count]) == marker { return true }
+        }
+        return false
+    }
+}
+
+/// Whether two terminal settings are the same in every field.
+func sameSettings(_ lhs: termios, _ rhs: termios) -> Bool {
+    var lhs = lhs
+    var rhs = rhs
+    return withUnsafeBytes(of: &lhs) { left in withUnsafeBytes(of: &rhs) { right in left.elementsEqual(right) } }
+}
+
+/// The first `count` elements of `stream`, or fewer when it ends or `timeout` seconds pass (a deadline so a test
+/// never hangs).
+func first<Element: Sendable>(_ count: Int, of stream: AsyncStream<Element>, timeout: Double = 10) async -> [Element] {
+    await withTaskGroup(of: [Element]?.self) { group in
+        group.addTask {
+            var elements: [Element] = []
+            for await element in stream {
+                elements.append(element)
+                if elements.count == count { break }
+            }
+            return elements
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(timeout))
+            return nil
+        }
+        var result: [Element] = []
+        for await value in group {
+            if let value {
+                result = value
+                break
+            }
+            break
+        }
+        group.cancelAll()
+        return result
+    }
+}

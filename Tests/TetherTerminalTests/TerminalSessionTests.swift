@@ -1,0 +1,173 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import TetherTerminal
+
+/// The session on a real pseudo-terminal. Serialized: signal handlers and the restorer are process-wide.
+@Suite(.serialized) struct TerminalSessionTests {
+    private static let enter = Array("\u{1B}[?1049h".utf8)
+    private static let leave = Array("\u{1B}[?1049l".utf8)
+
+    @Test func rawModeIsSetAndRestoredExactly() throws {
+        let pty = try PseudoTerminal()
+        let before = try pty.settings()
+        #expect(before.c_lflag & tcflag_t(ECHO | ICANON) != 0)
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        try session.enterRawMode()
+        #expect(session.isRaw)
+        let raw = try pty.settings()
+        #expect(raw.c_lflag & tcflag_t(ECHO) == 0)
+        #expect(raw.c_lflag & tcflag_t(ICANON) == 0)
+        #expect(raw.c_lflag & tcflag_t(ISIG) == 0)
+        #expect(raw.c_iflag & tcflag_t(ICRNL | IXON) == 0)
+        #expect(raw.c_oflag & tcflag_t(OPOST) == 0)
+        #expect(TerminalRestorer.hasActiveTerminals)
+        // The alternate screen, the cursor hidden, bracketed paste on.
+        let output = try pty.read(until: Array("\u{1B}[?2004h".utf8))
+        #expect(PseudoTerminal.contains(output, Self.enter))
+        #expect(PseudoTerminal.contains(output, Array("\u{1B}[?25l".utf8)))
+
+        session.restore()
+        #expect(!session.isRaw)
+        #expect(sameSettings(try pty.settings(), before))
+        let restored = try pty.read(until: Self.leave)
+        #expect(PseudoTerminal.contains(restored, Array("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h".utf8)))
+        #expect(!TerminalRestorer.hasActiveTerminals)
+        session.close()
+    }
+
+    @Test func restoreIsIdempotentAndRawModeCanBeEnteredAgain() throws {
+        let pty = try PseudoTerminal()
+        let before = try pty.settings()
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        session.restore()  // never raw: nothing happens
+        try session.enterRawMode()
+        try session.enterRawMode()  // already raw: nothing more
+        session.restore()
+        session.restore()
+        try session.write(Array("MARK".utf8))
+        let output = try pty.read(until: Array("MARK".utf8))
+        let text = String(decoding: output, as: UTF8.self)
+        // One enter and one leave, then the marker right after the leave sequence.
+        #expect(text.components(separatedBy: "\u{1B}[?1049h").count == 2)
+        #expect(text.components(separatedBy: "\u{1B}[?1049l").count == 2)
+        #expect(text.hasSuffix("\u{1B}[?1049lMARK"))
+        #expect(sameSettings(try pty.settings(), before))
+
+        try session.enterRawMode()
+        #expect(try pty.settings().c_lflag & tcflag_t(ECHO) == 0)
+        session.close()
+        session.close()
+        #expect(sameSettings(try pty.settings(), before))
+        #expect(throws: TerminalError.self) { try session.enterRawMode() }
+    }
+
+    @Test func theSignalPathRestoresTheTerminal() throws {
+        let pty = try PseudoTerminal()
+        let before = try pty.settings()
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        try session.enterRawMode()
+        // What a SIGINT/SIGTERM handler or atexit runs, minus the exit.
+        TerminalRestorer.restoreAll()
+        #expect(sameSettings(try pty.settings(), before))
+        try pty.read(until: Self.leave)
+        #expect(!TerminalRestorer.hasActiveTerminals)
+        session.close()
+        #expect(sameSettings(try pty.settings(), before))
+    }
+
+    @Test func typedKeysArriveDecoded() async throws {
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        try session.enterRawMode()
+        defer { session.close() }
+        let keys = session.keys
+        try pty.type("\u{1B}[A\u{1B}OB名前\r\u{1B}[200~貼り付け\r\n2\u{1B}[201~\u{3}q")
+        let received = await first(8, of: keys)
+        #expect(
+            received == [
+                .up, .down, .character("名"), .character("前"), .enter, .paste("貼り付け\n2"), .control("c"), .character("q"),
+            ])
+        // A lone Escape arrives once the reader has waited for the rest of a sequence.
+        try pty.type([0x1B])
+        #expect(await first(1, of: keys) == [.escape])
+        // A UTF-8 character typed in two parts arrives whole.
+        let bytes = Array("ノ".utf8)
+        try pty.type(Array(bytes[0..<1]))
+        try pty.type(Array(bytes[1...]))
+        #expect(await first(1, of: keys) == [.character("ノ")])
+    }
+
+    @Test func keysEndWhenTheTerminalCloses() async throws {
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        try session.enterRawMode()
+        let keys = session.keys
+        try pty.type("x")
+        #expect(await first(1, of: keys) == [.character("x")])
+        pty.closeMaster()
+        // The stream ends: fewer keys than asked for, well before the deadline.
+        #expect(await first(5, of: keys).isEmpty)
+        session.close()
+    }
+
+    @Test func keysEndWhenTheSessionCloses() async throws {
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        try session.enterRawMode()
+        let keys = session.keys
+        let collector = Task { await first(3, of: keys, timeout: 30) }
+        try pty.type("ab")
+        session.close()
+        let received = await collector.value
+        #expect(received.count < 3)
+        #expect(received.allSatisfy { $0 == .character("a") || $0 == .character("b") })
+    }
+
+    @Test func sizeAndResizes() async throws {
+        let pty = try PseudoTerminal()
+        try pty.resize(width: 100, height: 40)
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        #expect(session.size == (100, 40))
+        let resizes = session.resizes
+        try pty.resize(width: 132, height: 50)
+        // The kernel signals the pty's foreground process group, which a test process is not: signal ourselves.
+        kill(getpid(), SIGWINCH)
+        let sizes = await first(1, of: resizes)
+        #expect(sizes.count == 1 && sizes.first! == (132, 50))
+        #expect(session.size == (132, 50))
+        session.close()
+        #expect(await first(1, of: resizes).isEmpty)
+    }
+
+    @Test func writeDeliversEverythingThroughSmallBuffers() throws {
+        let pty = try PseudoTerminal()
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        try session.enterRawMode()
+        try pty.read(until: Array("\u{1B}[?2004h".utf8))
+        pty.clearOutput()
+        // Far more than a pty buffers: the write blocks and continues as the master reads.
+        let payload = [UInt8]((0..<200_000).map { UInt8(0x41 + $0 % 26) }) + Array("END".utf8)
+        let writer = Thread { try? session.write(payload) }
+        writer.start()
+        let output = try pty.read(until: Array("END".utf8), timeout: 30)
+        #expect(output == payload)
+        session.close()
+    }
+
+    @Test func notATerminalThrows() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let error = #expect(throws: TerminalError.self) { try TerminalSession(input: ends[0], output: ends[1]) }
+        #expect(error?.code == .notATerminal)
+        #expect(error?.message.contains("not a terminal") == true)
+        // A terminal for input but not for output is refused too.
+        let pty = try PseudoTerminal()
+        #expect(throws: TerminalError.self) { try TerminalSession(input: pty.slave, output: ends[1]) }
+    }
+}
