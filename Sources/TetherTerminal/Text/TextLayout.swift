@@ -1,0 +1,204 @@
+/// Fitting text into terminal columns: truncation with an ellipsis, padding and word wrap.
+///
+/// Every function measures in columns as ``ScreenBuffer`` draws them: East Asian wide characters and emoji take
+/// two, combining marks none, and a tab or other control character one (it is drawn as a space). Two-column
+/// characters are never split, so a result can be a column short of the limit, never over it.
+///
+/// ```swift
+/// TextLayout.truncate("ノートパソコン", toColumns: 7)     // "ノート…"
+/// TextLayout.padLeft("1,280円", toColumns: 8)           // " 1,280円"
+/// TextLayout.wrap("The quick brown fox", toColumns: 9)  // ["The quick", "brown fox"]
+/// ```
+///
+/// Pure functions, safe from any thread. Complexity: O(n) in the length of the text.
+public enum TextLayout {
+    /// `text` cut to at most `columns` columns, ending in `ellipsis` when anything was cut.
+    ///
+    /// Text that fits comes back unchanged. Spaces before the ellipsis are dropped (`"hello…"`, not `"hello …"`).
+    /// When the ellipsis itself is wider than `columns`, the text is cut without one. Zero or negative `columns`
+    /// give `""`. The text should be one line; lay out multi-line text with ``wrap(_:toColumns:)`` first.
+    public static func truncate(_ text: String, toColumns columns: Int, ellipsis: String = "…") -> String {
+        guard columns > 0 else { return "" }
+        if drawnColumns(of: text) <= columns { return text }
+        let ellipsisColumns = drawnColumns(of: ellipsis)
+        guard ellipsisColumns <= columns else { return prefix(of: text, fitting: columns).text }
+        var kept = prefix(of: text, fitting: columns - ellipsisColumns).text
+        while kept.last == " " { kept.removeLast() }
+        return kept + ellipsis
+    }
+
+    /// `spans` cut to at most `columns` columns, the last kept span ending in `ellipsis` when anything was cut.
+    ///
+    /// The ellipsis takes the style of the span it cuts. Spans that fit come back unchanged; empty spans after the
+    /// cut are dropped.
+    public static func truncate(_ spans: [Span], toColumns columns: Int, ellipsis: String = "…") -> [Span] {
+        guard columns > 0 else { return [] }
+        let total = spans.reduce(0) { $0 + drawnColumns(of: $1.text) }
+        if total <= columns { return spans }
+        let ellipsisColumns = drawnColumns(of: ellipsis)
+        let budget = ellipsisColumns <= columns ? columns - ellipsisColumns : columns
+        var result: [Span] = []
+        var used = 0
+        for span in spans {
+            let piece = prefix(of: span.text, fitting: budget - used)
+            let isCut = piece.text.count < span.text.count
+            if !piece.text.isEmpty || isCut {
+                result.append(Span(piece.text, style: span.style))
+            }
+            used += piece.columns
+            if isCut { break }
+        }
+        guard ellipsisColumns <= columns, var last = result.popLast() else { return result }
+        while last.text.last == " " { last.text.removeLast() }
+        last.text += ellipsis
+        result.append(last)
+        return result
+    }
+
+    /// `text` fitted to exactly `columns` columns: truncated with an ellipsis when wider, then padded with spaces on
+    /// the right. For table cells.
+    public static func pad(_ text: String, toColumns columns: Int) -> String {
+        let fitted = truncate(text, toColumns: columns)
+        return fitted + String(repeating: " ", count: max(0, columns - drawnColumns(of: fitted)))
+    }
+
+    /// `text` fitted to exactly `columns` columns and right-aligned: truncated with an ellipsis when wider, then
+    /// padded with spaces on the left. For prices and counts.
+    public static func padLeft(_ text: String, toColumns columns: Int) -> String {
+        let fitted = truncate(text, toColumns: columns)
+        return String(repeating: " ", count: max(0, columns - drawnColumns(of: fitted))) + fitted
+    }
+
+    /// `text` broken into lines of at most `columns` columns.
+    ///
+    /// - Lines break at spaces; the spaces at a break are dropped and no line ends in spaces. Spaces starting a
+    ///   paragraph are kept (indentation).
+    /// - Hard newlines (`\n`, `\r\n`, `\r`) always break, and an empty paragraph is an empty line, so
+    ///   `"a\n\nb"` gives `["a", "", "b"]` and `""` gives `[""]`.
+    /// - A line may break between any two characters when either is two columns wide, so Japanese text without
+    ///   spaces fills each line; a word longer than the width is broken by columns.
+    /// - A two-column character is never split. At a width of 1, it gets a line of its own, one column over (the
+    ///   screen buffer draws it as a space).
+    ///
+    /// Zero or negative `columns` give `[]`: nothing fits.
+    public static func wrap(_ text: String, toColumns columns: Int) -> [String] {
+        guard columns > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            wrap(paragraph, toColumns: columns, into: &lines)
+        }
+        return lines
+    }
+
+    // MARK: - Internals
+
+    /// The columns a character takes when drawn into a ``ScreenBuffer``: control characters are drawn as spaces.
+    static func drawnColumns(of character: Character) -> Int {
+        let columns = character.terminalColumns
+        if columns == 0, character.isNewline || character == "\t" || character.asciiValue != nil { return 1 }
+        return columns
+    }
+
+    /// The columns `text` takes when drawn into a ``ScreenBuffer``.
+    static func drawnColumns(of text: some StringProtocol) -> Int {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + drawnColumns(of: $1) }
+    }
+
+    /// The longest prefix of `text` that fits in `columns`, and the columns it takes.
+    static func prefix(of text: some StringProtocol, fitting columns: Int) -> (text: String, columns: Int) {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let width = drawnColumns(of: text[index])
+            if used + width > columns { break }
+            used += width
+            end = text.index(after: index)
+        }
+        return (String(text[..<end]), used)
+    }
+
+    /// Whether a line may break before or after this character without a space: two-column characters.
+    private static func breaksAnywhere(_ character: Character) -> Bool {
+        character.terminalColumns == 2
+    }
+
+    /// Greedy word wrap of one paragraph (no newlines inside), appending its lines.
+    private static func wrap(_ paragraph: Substring, toColumns columns: Int, into lines: inout [String]) {
+        var line = ""
+        var lineColumns = 0
+        var spaces = 0
+        var startsLine = true
+        for word in words(of: paragraph) {
+            if word.isSpace {
+                spaces += word.columns
+                continue
+            }
+            if lineColumns + spaces + word.columns <= columns {
+                if spaces > 0 { line += String(repeating: " ", count: spaces) }
+                line += word.text
+                lineColumns += spaces + word.columns
+                spaces = 0
+                startsLine = false
+                continue
+            }
+            if !startsLine {
+                lines.append(line)
+                line = ""
+                lineColumns = 0
+            }
+            spaces = 0
+            startsLine = false
+            if word.columns <= columns {
+                line = word.text
+                lineColumns = word.columns
+                continue
+            }
+            // A word wider than the line: break it by columns, the last piece starting the next line.
+            for character in word.text {
+                let width = drawnColumns(of: character)
+                if lineColumns + width > columns, lineColumns > 0 {
+                    lines.append(line)
+                    line = ""
+                    lineColumns = 0
+                }
+                line.append(character)
+                lineColumns += width
+            }
+        }
+        lines.append(line)
+    }
+
+    private struct Word {
+        var text: String
+        var columns: Int
+        var isSpace: Bool
+    }
+
+    /// The paragraph as runs of spaces, runs of one-column characters, and single two-column characters.
+    private static func words(of paragraph: Substring) -> [Word] {
+        var words: [Word] = []
+        var current = Word(text: "", columns: 0, isSpace: false)
+        func flush() {
+            if !current.text.isEmpty { words.append(current) }
+            current = Word(text: "", columns: 0, isSpace: false)
+        }
+        for character in paragraph {
+            let isSpace = character == " " || character == "\t"
+            let width = drawnColumns(of: character)
+            if breaksAnywhere(character) {
+                flush()
+                words.append(Word(text: String(character), columns: width, isSpace: false))
+                continue
+            }
+            if isSpace != current.isSpace || current.text.isEmpty {
+                flush()
+                current.isSpace = isSpace
+            }
+            current.text.append(isSpace ? " " : character)
+            current.columns += width
+        }
+        flush()
+        return words
+    }
+}
