@@ -81,6 +81,7 @@ public struct ScreenRenderer: Sendable {
             output.cursorKnown = true
         }
 
+        let comparison = CellComparison()
         frame.cells.withUnsafeBufferPointer { new in
             old.cells.withUnsafeBufferPointer { old in
                 let width = frame.width
@@ -89,28 +90,30 @@ public struct ScreenRenderer: Sendable {
                     var x = 0
                     while x < width {
                         let index = row + x
-                        let cell = new[index]
-                        if cell.isContinuation {
+                        if new[index].isContinuation {
                             // A continuation not covered by a wide character on its left: shown as a space.
-                            if cell != old[index] {
+                            if !comparison.same(new, old, at: index) {
                                 if !output.started {
                                     output.begin(
                                         synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
                                     cursorVisible = false
                                 }
                                 output.write(
-                                    Cell(" ", style: cell.style), columns: 1, x: x, y: y, row: new[row..<row + width])
+                                    Cell(" ", style: new[index].style), columns: 1, x: x, y: y,
+                                    row: new[row..<row + width])
                             }
                             x += 1
                             continue
                         }
                         let wide = x + 1 < width && new[index + 1].isContinuation
-                        if cell != old[index] || (wide && new[index + 1] != old[index + 1]) {
+                        if !comparison.same(new, old, at: index)
+                            || (wide && !comparison.same(new, old, at: index + 1))
+                        {
                             if !output.started {
                                 output.begin(synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
                                 cursorVisible = false
                             }
-                            output.write(cell, columns: wide ? 2 : 1, x: x, y: y, row: new[row..<row + width])
+                            output.write(new[index], columns: wide ? 2 : 1, x: x, y: y, row: new[row..<row + width])
                         }
                         x += wide ? 2 : 1
                     }
@@ -143,6 +146,50 @@ public struct ScreenRenderer: Sendable {
         cursorKnown = output.cursorKnown
         previous = frame
         return output.bytes
+    }
+}
+
+/// Cell equality for the diff, fast for the common case of an unchanged cell.
+///
+/// Made once per frame: its offsets are plain stored values, not globals (whose lazy initialisation would be
+/// checked at every cell).
+private struct CellComparison {
+    /// Where a cell's fields are stored, to compare them without copying the cell.
+    private let characterOffset = MemoryLayout<Cell>.offset(of: \Cell.character)!
+    private let styleOffset = MemoryLayout<Cell>.offset(of: \Cell.style)!
+    private let continuationOffset = MemoryLayout<Cell>.offset(of: \Cell.isContinuation)!
+    private let styleSize = MemoryLayout<TextStyle>.size
+    /// Whether a `Character` is two 64-bit words, as on 64-bit platforms; elsewhere `==` alone is used.
+    private let characterIsTwoWords = MemoryLayout<Character>.size == 16
+
+    /// Whether the cells at `index` of `lhs` and `rhs` are equal.
+    ///
+    /// The fields' bits are compared (the same bits are the same value, and copying a `Character` costs reference
+    /// counting). Different bits may still be equal characters (a long grapheme stored twice), which `==`
+    /// settles; different bits of equal styles can only make a cell be rewritten needlessly, never skipped.
+    @inline(__always)
+    func same(_ lhs: UnsafeBufferPointer<Cell>, _ rhs: UnsafeBufferPointer<Cell>, at index: Int) -> Bool {
+        let left = UnsafeRawPointer(lhs.baseAddress! + index)
+        let right = UnsafeRawPointer(rhs.baseAddress! + index)
+        if characterIsTwoWords {
+            guard
+                left.load(fromByteOffset: characterOffset, as: UInt64.self)
+                    == right.load(fromByteOffset: characterOffset, as: UInt64.self),
+                left.load(fromByteOffset: characterOffset + 8, as: UInt64.self)
+                    == right.load(fromByteOffset: characterOffset + 8, as: UInt64.self)
+            else { return lhs[index] == rhs[index] }
+        } else if lhs[index].character != rhs[index].character {
+            return false
+        }
+        guard
+            left.load(fromByteOffset: continuationOffset, as: Bool.self)
+                == right.load(fromByteOffset: continuationOffset, as: Bool.self)
+        else { return false }
+        for offset in styleOffset..<styleOffset + styleSize
+        where left.load(fromByteOffset: offset, as: UInt8.self) != right.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
+        }
+        return true
     }
 }
 
@@ -199,11 +246,16 @@ private struct FrameOutput {
     }
 
     private mutating func appendCharacter(_ character: Character) {
-        if let ascii = character.asciiValue {
-            // Control characters never reach the terminal.
-            bytes.append(ascii >= 0x20 && ascii < 0x7F ? ascii : 0x20)
+        let utf8 = character.utf8
+        guard let first = utf8.first, first >= 0x20, first != 0x7F else {
+            // Control characters (CR LF is one) never reach the terminal.
+            bytes.append(0x20)
+            return
+        }
+        if first < 0x80, utf8.count == 1 {
+            bytes.append(first)
         } else {
-            bytes.append(contentsOf: character.utf8)
+            bytes.append(contentsOf: utf8)
         }
     }
 
