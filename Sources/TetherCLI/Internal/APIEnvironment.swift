@@ -1,0 +1,243 @@
+import Dispatch
+import Foundation
+import TetherAPIs
+import TetherHTTP
+import TetherJSON
+import TetherServer
+
+/// The servers the API commands and the full-screen app talk to, ready to use: a client for the REST API
+/// (posts, comments, users, notes), a client for the item search, and the embedded server when there is one.
+///
+/// ```swift
+/// let environment = try await APIEnvironment.start(options, variables: ProcessInfo.processInfo.environment)
+/// let notes = try await environment.client.send(Request<[Note]>(path: "/notes"))
+/// await environment.stop()
+/// ```
+///
+/// Where requests go:
+/// - REST: ``APIOptions/api``, else an embedded ``TetherServerApp`` on 127.0.0.1 and a free port. The embedded
+///   server keeps its writes in `$XDG_DATA_HOME/tether/embedded-db.json` (`~/.local/share/tether/…` when
+///   `XDG_DATA_HOME` is unset or relative), so a note added by one run is there in the next; the file is written
+///   on the first write, from the built-in data set (whose photo URLs then point at `http://127.0.0.1:3000`,
+///   where `tether serve` listens). `TETHER_EPHEMERAL=1` keeps the writes in memory instead. Two processes
+///   writing at once each replace the whole file, so the last one wins.
+/// - Item search: with an application id, Rakuten (``APIOptions/rakutenBase`` or `https://app.rakuten.co.jp`),
+///   with Rakuten's rate limit and error bodies; without one, the REST server's own Rakuten route (or
+///   ``APIOptions/rakutenBase``) with the application id `tether-demo` and the same rate limit.
+///
+/// - Thread safety: immutable and `Sendable`; ``stop()`` may be called from any task, more than once.
+final class APIEnvironment: Sendable {
+    /// The REST API's client.
+    let client: HTTPClient
+    /// The item search's client (Rakuten's rules: one request per 1.1 s, `applicationId` added, error bodies).
+    let rakuten: HTTPClient
+    /// Where REST requests go, for a status bar: `"embedded 127.0.0.1:43121"`, `"http://localhost:3000"`.
+    let apiDescription: String
+    /// Where item searches go: `"Rakuten app.rakuten.co.jp"`, or ``apiDescription`` for the local search.
+    let rakutenDescription: String
+    /// The embedded server, `nil` with ``APIOptions/api``.
+    let embeddedServer: TetherServerApp?
+
+    /// Both places in one line for a status bar: `"embedded 127.0.0.1:43121"`, or
+    /// `"http://localhost:3000 · Rakuten app.rakuten.co.jp"` when searches go elsewhere.
+    var serverDescription: String {
+        rakutenDescription == apiDescription ? apiDescription : "\(apiDescription) · \(rakutenDescription)"
+    }
+
+    /// The application id sent to a local item search, which accepts any well-formed one.
+    static let demoApplicationID = "tether-demo"
+
+    private init(
+        client: HTTPClient, rakuten: HTTPClient, apiDescription: String, rakutenDescription: String,
+        embeddedServer: TetherServerApp?
+    ) {
+        self.client = client
+        self.rakuten = rakuten
+        self.apiDescription = apiDescription
+        self.rakutenDescription = rakutenDescription
+        self.embeddedServer = embeddedServer
+    }
+
+    /// Starts the embedded server unless `options` names an API, and builds the clients.
+    ///
+    /// Nothing is sent: an `--api` server that is down shows up on the first request.
+    ///
+    /// - Parameter variables: the environment variables (`XDG_DATA_HOME`, `HOME`, `TETHER_EPHEMERAL`).
+    /// - Throws: ``CLIError/failure(_:)`` when the embedded database file cannot be read (or is not a json-server
+    ///   database) or the embedded server cannot listen.
+    static func start(
+        _ options: APIOptions, variables: [String: String] = APIEnvironment.variables
+    ) async throws(CLIError) -> APIEnvironment {
+        var embedded: TetherServerApp?
+        let apiBase: URL
+        let apiDescription: String
+        if let api = options.api {
+            apiBase = api
+            apiDescription = api.absoluteString
+        } else {
+            let server = try await startEmbedded(variables: variables)
+            embedded = server
+            apiBase = server.baseURL
+            apiDescription = "embedded \(server.baseURL.host ?? "127.0.0.1"):\(server.port)"
+        }
+        let client = HTTPClient(baseURL: apiBase) { configuration in
+            configuration.apiErrorDecoder = APIErrorDecoder { _, _, body in APIMessage(body) }
+        }
+        let rakuten: HTTPClient
+        let rakutenDescription: String
+        if let applicationID = options.rakutenApplicationID {
+            let base = options.rakutenBase ?? HTTPClient.rakutenBaseURL
+            rakuten = .rakuten(applicationID: applicationID, baseURL: base)
+            rakutenDescription = "Rakuten \(base.host ?? base.absoluteString)"
+        } else {
+            let base = options.rakutenBase ?? apiBase
+            rakuten = .rakuten(applicationID: demoApplicationID, baseURL: base)
+            rakutenDescription = options.rakutenBase.map { "Rakuten \($0.absoluteString)" } ?? apiDescription
+        }
+        return APIEnvironment(
+            client: client, rakuten: rakuten, apiDescription: apiDescription, rakutenDescription: rakutenDescription,
+            embeddedServer: embedded)
+    }
+
+    /// Stops the embedded server, if there is one.
+    func stop() async {
+        await embeddedServer?.stop()
+    }
+
+    // MARK: - The embedded server
+
+    /// Where the embedded server keeps its data: `$XDG_DATA_HOME/tether/embedded-db.json`, `nil` for
+    /// `TETHER_EPHEMERAL=1` or when there is no home folder.
+    static func databaseFile(variables: [String: String]) -> URL? {
+        if let ephemeral = variables["TETHER_EPHEMERAL"], !ephemeral.isEmpty, ephemeral != "0" { return nil }
+        let dataHome: URL
+        if let xdg = variables["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else if let home = variables["HOME"], home.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share")
+        } else {
+            return nil
+        }
+        return dataHome.appendingPathComponent("tether").appendingPathComponent("embedded-db.json")
+    }
+
+    /// Opens (or seeds) the embedded database and starts the server on 127.0.0.1 and a free port.
+    private static func startEmbedded(variables: [String: String]) async throws(CLIError) -> TetherServerApp {
+        let data: TetherServerApp.Options.DataSource
+        let writes: TetherServerApp.Options.Writes
+        if let file = databaseFile(variables: variables) {
+            data = .database(try openDatabase(file))
+            writes = .persistent
+        } else {
+            data = .builtIn
+            writes = .inMemory
+        }
+        do throws(ServerError) {
+            return try await TetherServerApp.start(.init(data: data, writes: writes))
+        } catch {
+            throw .failure("cannot start the embedded server: \(error.message)")
+        }
+    }
+
+    /// The database in `file`, or the built-in data set to be saved there on the first write.
+    private static func openDatabase(_ file: URL) throws(CLIError) -> JSONDatabase {
+        do throws(ServerError) {
+            if FileManager.default.fileExists(atPath: file.path) {
+                return try JSONDatabase(contentsOf: file, mode: .persistent(file))
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw ServerError(.databaseIO, "cannot create \(file.deletingLastPathComponent().path)")
+            }
+            return try JSONDatabase(
+                BuiltInDataSet.make(imageBaseURL: "http://127.0.0.1:3000"), mode: .persistent(file))
+        } catch {
+            throw .failure("the embedded server's data: \(error.message) (delete \(file.path) to start afresh)")
+        }
+    }
+}
+
+// MARK: - Running commands
+
+extension APIEnvironment {
+    /// The environment variables commands see: the process's, unless a caller (a test) binds others.
+    @TaskLocal static var boundVariables: [String: String]?
+
+    /// The environment variables for commands: ``boundVariables``, else the process's.
+    static var variables: [String: String] { boundVariables ?? ProcessInfo.processInfo.environment }
+
+    /// Starts an environment for `options`, runs `body` with it, stops it, and returns what `body` returned,
+    /// blocking the calling thread until then.
+    ///
+    /// For the synchronous commands: call it from the main thread or a thread of your own, never from a thread
+    /// of the concurrency pool (the work needs the pool, which has as many threads as cores).
+    ///
+    /// - Throws: what ``start(_:variables:)`` or `body` throws.
+    static func run<T: Sendable>(
+        _ options: APIOptions, variables: [String: String] = APIEnvironment.variables,
+        _ body: @escaping @Sendable (APIEnvironment) async throws(CLIError) -> T
+    ) throws(CLIError) -> T {
+        let box = Outcome<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do throws(CLIError) {
+                let environment = try await start(options, variables: variables)
+                do throws(CLIError) {
+                    box.result = .success(try await body(environment))
+                } catch {
+                    box.result = .failure(error)
+                }
+                await environment.stop()
+            } catch {
+                box.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    /// What `body` returned or threw, as a value: for `async let` of requests whose error stays typed.
+    static func result<T: Sendable>(
+        _ body: @Sendable () async throws(HTTPError) -> T
+    ) async -> Result<T, HTTPError> {
+        do throws(HTTPError) {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `error` as a one-line failure: `"<what>: <the server's message or HTTPError.message>"`.
+    static func failure(_ error: HTTPError, _ what: String) -> CLIError {
+        var text = error.message
+        if text.hasSuffix(".") { text.removeLast() }
+        if case .transport = error.kind { text = "cannot connect to the server (\(error.request.url))" }
+        return .failure("\(what): \(text)")
+    }
+}
+
+/// A task's result, handed to the waiting thread (the semaphore orders the accesses).
+private final class Outcome<T: Sendable>: @unchecked Sendable {
+    var result: Result<T, CLIError>?
+}
+
+/// The message of a json-server or Tether error body: `{"error": …, "message": …}` or `error_description`.
+struct APIMessage: Error, Sendable, LocalizedError {
+    var text: String
+
+    init?(_ body: Data) {
+        guard let json = try? JSONParser().parse([UInt8](body)) else { return nil }
+        for key in ["error_description", "message", "error"] {
+            if let text = json[key].string, !text.isEmpty {
+                self.text = text
+                return
+            }
+        }
+        return nil
+    }
+
+    var errorDescription: String? { text }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import TetherAPIs
+import TetherHTTP
+import TetherServer
+
+@testable import TetherCLI
+
+/// `APIOptions` (the shared `--api` and Rakuten options) and `APIEnvironment` (the clients, the embedded server
+/// and its file).
+@Suite struct APIEnvironmentTests {
+    // MARK: - Options
+
+    @Test func readsBothSpellingsAndLeavesTheRest() throws {
+        var arguments = [
+            "search", "--api", "http://127.0.0.1:3000/", "ノートパソコン", "--rakuten-app-id=123",
+            "--rakuten-base=https://example.test:8443", "--json",
+        ]
+        let options = try APIOptions.parse(&arguments, environment: [:])
+        #expect(options.api == URL(string: "http://127.0.0.1:3000"))
+        #expect(options.rakutenApplicationID == "123")
+        #expect(options.rakutenBase == URL(string: "https://example.test:8443"))
+        #expect(arguments == ["search", "ノートパソコン", "--json"])
+    }
+
+    @Test func theApplicationIDComesFromTheEnvironmentUnlessGiven() throws {
+        var none: [String] = []
+        #expect(try APIOptions.parse(&none, environment: ["RAKUTEN_APP_ID": "env-id"]).rakutenApplicationID == "env-id")
+        #expect(try APIOptions.parse(&none, environment: ["RAKUTEN_APP_ID": ""]).rakutenApplicationID == nil)
+        var given = ["--rakuten-app-id", "option-id"]
+        #expect(
+            try APIOptions.parse(&given, environment: ["RAKUTEN_APP_ID": "env-id"]).rakutenApplicationID == "option-id")
+        #expect(given.isEmpty)
+    }
+
+    @Test func argumentsAfterTheEndOfOptionsStay() throws {
+        var arguments = ["show", "--", "--api", "x"]
+        let options = try APIOptions.parse(&arguments, environment: [:])
+        #expect(options == APIOptions())
+        #expect(arguments == ["show", "--", "--api", "x"])
+    }
+
+    @Test(arguments: ["localhost:3000", "ftp://example.test", "http://", "/posts", "", "http:///x"])
+    func invalidURLsAreUsageErrors(url: String) {
+        var arguments = ["--api", url]
+        #expect(throws: CLIError.self) { try APIOptions.parse(&arguments, environment: [:]) }
+        do {
+            _ = try APIOptions.parse(&arguments, environment: [:], command: "tether notes")
+        } catch {
+            #expect(error.exitCode == 2)
+            #expect(error.message.contains("invalid URL '\(url)' for '--api'"))
+            #expect(error.message.hasSuffix("see 'tether notes --help'\n"))
+        }
+    }
+
+    @Test func aMissingValueIsAUsageError() {
+        var arguments = ["list", "--rakuten-base"]
+        #expect(throws: CLIError.usage("option '--rakuten-base' needs a value", hint: "tether --help")) {
+            try APIOptions.parse(&arguments, environment: [:])
+        }
+    }
+
+    // MARK: - The database file
+
+    @Test func theDatabaseFileFollowsXDG() {
+        #expect(
+            APIEnvironment.databaseFile(variables: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"])?.path
+                == "/data/tether/embedded-db.json")
+        #expect(
+            APIEnvironment.databaseFile(variables: ["HOME": "/home/a"])?.path
+                == "/home/a/.local/share/tether/embedded-db.json")
+        // A relative XDG_DATA_HOME is ignored, as the specification says.
+        #expect(
+            APIEnvironment.databaseFile(variables: ["XDG_DATA_HOME": "rel", "HOME": "/home/a"])?.path
+                == "/home/a/.local/share/tether/embedded-db.json")
+        #expect(APIEnvironment.databaseFile(variables: ["HOME": "/home/a", "TETHER_EPHEMERAL": "1"]) == nil)
+        #expect(APIEnvironment.databaseFile(variables: [:]) == nil)
+    }
+
+    // MARK: - Environments
+
+    @Test func anAPIOptionNeedsNoEmbeddedServer() async throws {
+        let options = APIOptions(api: URL(string: "http://127.0.0.1:9"))
+        let environment = try await APIEnvironment.start(options, variables: [:])
+        #expect(environment.embeddedServer == nil)
+        #expect(environment.serverDescription == "http://127.0.0.1:9")
+        #expect(environment.client.baseURL == URL(string: "http://127.0.0.1:9"))
+        #expect(environment.rakuten.baseURL == URL(string: "http://127.0.0.1:9"))
+        await environment.stop()
+    }
+
+    @Test func anApplicationIDSendsSearchesToRakuten() async throws {
+        let options = APIOptions(api: URL(string: "http://127.0.0.1:9"), rakutenApplicationID: "123")
+        let environment = try await APIEnvironment.start(options, variables: [:])
+        #expect(environment.rakuten.baseURL == HTTPClient.rakutenBaseURL)
+        #expect(environment.rakutenDescription == "Rakuten app.rakuten.co.jp")
+        #expect(environment.serverDescription == "http://127.0.0.1:9 · Rakuten app.rakuten.co.jp")
+        await environment.stop()
+    }
+
+    @Test func theEmbeddedServerKeepsWritesInItsFile() async throws {
+        let sandbox = try APISandbox()
+        let first = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        let server = try #require(first.embeddedServer)
+        #expect(first.serverDescription == "embedded 127.0.0.1:\(server.port)")
+        let created = try await first.client.send(
+            Request<Note>(path: "/notes", method: .post, body: .json(["title": "Kept", "body": "across runs"])))
+        await first.stop()
+        #expect(FileManager.default.fileExists(atPath: sandbox.databaseFile.path))
+
+        let second = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        let read = try await second.client.send(Request<Note>(path: "/notes/\(created.value.id)"))
+        #expect(read.value.title == "Kept")
+        // The item search of the embedded server answers without an application id of the user's.
+        var search = RakutenItemSearch(keyword: "ノートパソコン")
+        search.hits = 1
+        let page = try await second.rakuten.send(search.request())
+        #expect(page.value.items.count == 1)
+        await second.stop()
+    }
+
+    @Test func ephemeralRunsWriteNoFile() async throws {
+        let sandbox = try APISandbox(extra: ["TETHER_EPHEMERAL": "1"])
+        let environment = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        _ = try await environment.client.send(
+            Request<Note>(path: "/notes", method: .post, body: .json(["title": "Gone", "body": ""])))
+        await environment.stop()
+        #expect(!FileManager.default.fileExists(atPath: sandbox.databaseFile.path))
+    }
+
+    @Test func aDamagedFileIsAFailure() async throws {
+        let sandbox = try APISandbox()
+        try FileManager.default.createDirectory(
+            at: sandbox.databaseFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{\"notes\": [".utf8).write(to: sandbox.databaseFile)
+        await #expect {
+            try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        } throws: { error in
+            guard let error = error as? CLIError, case .failure(let message) = error else { return false }
+            return message.contains("is not valid JSON") && message.contains("delete \(sandbox.databaseFile.path)")
+        }
+    }
+}
