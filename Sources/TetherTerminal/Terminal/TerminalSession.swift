@@ -117,6 +117,19 @@ public final class TerminalSession: Sendable {
         state.rawSlot = nil
     }
 
+    /// Suspends the process as Ctrl+Z does in a shell (raw mode delivers Ctrl+Z as `.control("z")` instead): gives
+    /// the terminal back, stops the process group with SIGTSTP, and once the shell resumes it (`fg`), takes the
+    /// terminal over again. Returns after the resume; the caller then redraws whole (``ScreenRenderer/invalidate()``),
+    /// as the screen and maybe the size changed meanwhile.
+    ///
+    /// - Throws: ``TerminalError`` when raw mode cannot be entered again.
+    public func suspend() throws(TerminalError) {
+        let wasRaw = isRaw
+        restore()
+        kill(0, SIGTSTP)
+        if wasRaw { try enterRawMode() }
+    }
+
     /// Restores the terminal, stops reading keys and ends the ``keys`` and ``resizes`` streams. Idempotent; the
     /// descriptors stay open (they are the caller's).
     public func close() {

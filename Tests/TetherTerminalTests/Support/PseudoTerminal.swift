@@ -88,7 +88,9 @@ final class PseudoTerminal {
     func read(until marker: [UInt8], timeout: Double = 10) throws -> [UInt8] {
         var waited = 0.0
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !Self.contains(output, marker) {
+        var searched = 0  // the marker does not start before this offset
+        while !Self.contains(output[searched...], marker) {
+            searched = max(0, output.count - marker.count + 1)
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 50)
             if ready == 0 {
@@ -113,11 +115,12 @@ final class PseudoTerminal {
     /// Forgets what was read so far.
     func clearOutput() { output = [] }
 
-    static func contains(_ bytes: [UInt8], _ marker: [UInt8]) -> Bool {
+    static func contains(_ bytes: some Collection<UInt8>, _ marker: [UInt8]) -> Bool {
         guard !marker.isEmpty else { return true }
-        guard bytes.count >= marker.count else { return false }
-        for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
-            if Array(bytes[start..<start + marker.count]) == marker { return true }
+        var start = bytes.startIndex
+        while start != bytes.endIndex {
+            if bytes[start] == marker[0], bytes[start...].starts(with: marker) { return true }
+            start = bytes.index(after: start)
         }
         return false
     }
@@ -156,5 +159,23 @@ func first<Element: Sendable>(_ count: Int, of stream: AsyncStream<Element>, tim
         }
         group.cancelAll()
         return result
+    }
+}
+
+/// Whether `stream` ends (after any number of elements) before `timeout` seconds pass.
+func ends<Element: Sendable>(_ stream: AsyncStream<Element>, timeout: Double = 10) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            for await _ in stream {}
+            // Cancellation (the deadline passed) also ends the loop.
+            return !Task.isCancelled
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(timeout))
+            return false
+        }
+        let ended = await group.next() ?? false
+        group.cancelAll()
+        return ended
     }
 }
