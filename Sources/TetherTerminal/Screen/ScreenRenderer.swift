@@ -64,7 +64,8 @@ public struct ScreenRenderer: Sendable {
     /// call.
     public mutating func render(_ frame: ScreenBuffer) -> [UInt8] {
         var output = FrameOutput(
-            colorMode: colorMode, width: frame.width, cursorX: cursorX, cursorY: cursorY, cursorKnown: cursorKnown)
+            colorMode: colorMode, width: frame.width, synchronized: usesSynchronizedUpdate,
+            cursorVisible: cursorVisible != false, cursorX: cursorX, cursorY: cursorY, cursorKnown: cursorKnown)
         let old: ScreenBuffer
         if let previous, previous.width == frame.width, previous.height == frame.height {
             old = previous
@@ -72,8 +73,7 @@ public struct ScreenRenderer: Sendable {
             // A full redraw: clear the screen, then draw every cell that is not blank.
             old = ScreenBuffer(width: frame.width, height: frame.height)
             output.bytes.reserveCapacity(frame.width * frame.height * 2 + 64)
-            output.begin(synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
-            cursorVisible = false
+            output.begin()
             // ESC[0m ESC[H ESC[2J
             output.bytes.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D, 0x1B, 0x5B, 0x48, 0x1B, 0x5B, 0x32, 0x4A])
             output.cursorX = 0
@@ -93,11 +93,6 @@ public struct ScreenRenderer: Sendable {
                         if new[index].isContinuation {
                             // A continuation not covered by a wide character on its left: shown as a space.
                             if !comparison.same(new, old, at: index) {
-                                if !output.started {
-                                    output.begin(
-                                        synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
-                                    cursorVisible = false
-                                }
                                 output.write(
                                     Cell(" ", style: new[index].style), columns: 1, x: x, y: y,
                                     row: new[row..<row + width])
@@ -109,10 +104,6 @@ public struct ScreenRenderer: Sendable {
                         if !comparison.same(new, old, at: index)
                             || (wide && !comparison.same(new, old, at: index + 1))
                         {
-                            if !output.started {
-                                output.begin(synchronized: usesSynchronizedUpdate, hidingCursor: cursorVisible != false)
-                                cursorVisible = false
-                            }
                             output.write(new[index], columns: wide ? 2 : 1, x: x, y: y, row: new[row..<row + width])
                         }
                         x += wide ? 2 : 1
@@ -121,7 +112,8 @@ public struct ScreenRenderer: Sendable {
             }
         }
 
-        if output.style != .plain, output.style != nil {
+        if output.started { cursorVisible = false }  // hidden while drawing
+        if output.style != .plain {
             output.bytes.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D])  // ESC[0m: plain between frames
             output.style = .plain
         }
@@ -201,40 +193,46 @@ private struct FrameOutput {
     var cursorX: Int
     var cursorY: Int
     var cursorKnown: Bool
-    /// The style in effect; `nil` at the start of a frame, when a reset is due before the first cell.
-    var style: TextStyle?
-    /// Whether the frame's prologue (synchronized update, hidden cursor) was written.
-    var started = false
-    private var synchronized = false
+    /// The style in effect: frames start and end in the plain style.
+    var style = TextStyle.plain
+    /// Whether the frame's prologue (synchronized update, hidden cursor) was written: cells are being drawn.
+    private(set) var started = false
+    /// Whether to wrap the frame in a synchronized update.
+    private let synchronized: Bool
+    /// Whether the cursor is (or may be) shown, and must be hidden while drawing.
+    private let cursorVisible: Bool
 
-    init(colorMode: ColorMode, width: Int, cursorX: Int, cursorY: Int, cursorKnown: Bool) {
+    init(
+        colorMode: ColorMode, width: Int, synchronized: Bool, cursorVisible: Bool, cursorX: Int, cursorY: Int,
+        cursorKnown: Bool
+    ) {
         self.colorMode = colorMode
         self.width = width
+        self.synchronized = synchronized
+        self.cursorVisible = cursorVisible
         self.cursorX = cursorX
         self.cursorY = cursorY
         self.cursorKnown = cursorKnown
-        // Frames end in the plain style.
-        self.style = .plain
     }
 
-    /// Starts writing cells: begins a synchronized update if asked, and hides the cursor while drawing.
-    mutating func begin(synchronized: Bool, hidingCursor: Bool) {
+    /// Starts drawing cells, once: begins a synchronized update if asked, and hides the cursor while drawing.
+    mutating func begin() {
+        guard !started else { return }
         started = true
         if bytes.capacity < 256 { bytes.reserveCapacity(256) }
-        if synchronized {
-            self.synchronized = true
-            bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x30, 0x32, 0x36, 0x68])  // ESC[?2026h
-        }
-        if hidingCursor { bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x35, 0x6C]) }  // ESC[?25l
+        if synchronized { bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x30, 0x32, 0x36, 0x68]) }  // ESC[?2026h
+        if cursorVisible { bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x35, 0x6C]) }  // ESC[?25l
     }
 
     /// Ends the synchronized update, if one was begun.
     mutating func end() {
-        if synchronized { bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x30, 0x32, 0x36, 0x6C]) }  // ESC[?2026l
+        guard synchronized, started else { return }
+        bytes.append(contentsOf: [0x1B, 0x5B, 0x3F, 0x32, 0x30, 0x32, 0x36, 0x6C])  // ESC[?2026l
     }
 
     /// Writes `cell`, `columns` wide, at (`x`, `y`); `row` is the new frame's row `y`, for hops over unchanged text.
     mutating func write(_ cell: Cell, columns: Int, x: Int, y: Int, row: Slice<UnsafeBufferPointer<Cell>>) {
+        begin()
         move(toX: x, y: y, row: row)
         if cell.style != style {
             colorMode.appendSGR(for: cell.style, to: &bytes)
