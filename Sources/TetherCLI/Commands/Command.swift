@@ -20,7 +20,10 @@ protocol Command {
 extension TetherCLI {
     /// Every command, in the order the help lists them.
     static var commands: [any Command.Type] {
-        [JSONCommand.self, GetCommand.self, ServeCommand.self, HelpCommand.self, VersionCommand.self]
+        [
+            ItemsCommand.self, PostsCommand.self, NotesCommand.self, JSONCommand.self, GetCommand.self,
+            ServeCommand.self, HelpCommand.self, VersionCommand.self,
+        ]
     }
 
     /// The command called `name`, if there is one.

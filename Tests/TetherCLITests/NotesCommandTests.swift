@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import TetherJSON
+import TetherTerminal
+
+@testable import TetherCLI
+
+/// `tether notes` end to end: the add, list, edit, show, rm round trip on the embedded server (whose file keeps
+/// the notes between runs) and on a test server, 404s, conflicts and usage errors.
+@Suite struct NotesCommandTests {
+    @Test func aRoundTripOnTheEmbeddedServerLastsAcrossRuns() async throws {
+        let sandbox = try APISandbox(columns: 80)
+        let added = await sandbox.run("notes", "add", "--title", "買い物リスト", "--body", "牛乳\n卵", "--json")
+        #expect(added.status == 0, "\(added.stderr)")
+        let note = try JSONParser().parse(Array(added.stdout.utf8))
+        let id = try #require(note["id"].number?.int)
+        #expect(note["title"].string == "買い物リスト")
+        #expect(note["updatedAt"].string?.hasSuffix("Z") == true)
+
+        // Another run (another embedded server) lists it.
+        let listed = await sandbox.run("notes", "list")
+        #expect(listed.status == 0)
+        let row = try #require(
+            lines(listed.stdout).first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(id)  ") })
+        #expect(row.contains("買い物リスト"))
+        #expect(row.contains("牛乳"))
+        #expect(!row.contains("卵"))
+        #expect(lines(listed.stdout).first?.wholeMatch(of: #/ ?ID  TITLE +BODY +UPDATED/#) != nil)
+
+        let edited = await sandbox.run("notes", "edit", String(id), "--title=Groceries")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(lines(edited.stdout).first == "Note \(id): Groceries")
+
+        let shown = await sandbox.run("notes", "show", String(id))
+        #expect(shown.status == 0)
+        let shownLines = lines(shown.stdout)
+        #expect(shownLines.first == "Note \(id): Groceries")
+        #expect(shownLines[1].wholeMatch(of: /updated [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC/) != nil)
+        #expect(Array(shownLines.suffix(2)) == ["牛乳", "卵"])
+
+        let removed = await sandbox.run("notes", "rm", String(id))
+        #expect(removed.status == 0)
+        #expect(removed.stdout == "Deleted note \(id).\n")
+        let again = await sandbox.run("notes", "rm", String(id))
+        #expect(again.status == 1)
+        #expect(again.stderr == "tether: note \(id) does not exist\n")
+        let gone = await sandbox.run("notes", "show", String(id))
+        #expect(gone.stderr == "tether: note \(id) does not exist\n")
+    }
+
+    @Test func editSendsOnlyTheGivenFieldsToAnAPI() async throws {
+        try await withAPIServer { base in
+            let sandbox = try APISandbox()
+            let before = try JSONParser().parse(
+                Array(await sandbox.run("notes", "show", "3", "--json", "--api", base).stdout.utf8))
+            let edited = await sandbox.run("notes", "edit", "3", "--body", "new body", "--json", "--api", base)
+            #expect(edited.status == 0, "\(edited.stderr)")
+            let after = try JSONParser().parse(Array(edited.stdout.utf8))
+            #expect(after["title"] == before["title"])
+            #expect(after["body"].string == "new body")
+            #expect(after["updatedAt"] != before["updatedAt"])
+            // The server has it.
+            let fetched = try JSONParser().parse(Array(await sandbox.run("get", "\(base)/notes/3").stdout.utf8))
+            #expect(fetched["body"].string == "new body")
+        }
+    }
+
+    @Test func listPrintsJSONAndFitsNarrowTerminals() async throws {
+        try await withAPIServer { base in
+            let sandbox = try APISandbox(columns: 40)
+            let json = await sandbox.run("notes", "list", "--json", "--api", base)
+            let notes = try #require(try JSONParser().parse(Array(json.stdout.utf8)).array)
+            #expect(notes.count == 20)
+            let table = await sandbox.run("notes", "list", "--api", base)
+            #expect(lines(table.stdout).count == 21)
+            #expect(lines(table.stdout).allSatisfy { $0.terminalColumns <= 40 && !$0.hasSuffix(" ") })
+        }
+    }
+
+    @Test func missingNotesAreFailures() async throws {
+        try await withAPIServer { base in
+            let sandbox = try APISandbox()
+            for arguments in [["show", "42"], ["edit", "42", "--title", "x"], ["rm", "42"]] {
+                let result = await sandbox.run(arguments: ["notes"] + arguments + ["--api", base])
+                #expect(result.status == 1)
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr == "tether: note 42 does not exist\n")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (["notes"], "missing the subcommand"),
+        (["notes", "delete", "1"], "unknown subcommand 'delete' for 'tether notes'"),
+        (["notes", "edit", "3"], "nothing to change: give --title, --body or both"),
+        (["notes", "edit", "--title", "x"], "missing the id of the note"),
+        (["notes", "add", "--body", "x"], "missing --title for the new note"),
+        (["notes", "add", "Groceries"], "unexpected argument 'Groceries'"),
+        (["notes", "rm", "x"], "invalid note id 'x'"),
+        (["notes", "rm", "1", "--json"], "unknown option '--json' for 'tether notes rm'"),
+        (["notes", "list", "--api", "http://"], "invalid URL 'http://' for '--api'"),
+    ])
+    func usageErrorsExitWithTwo(arguments: [String], message: String) async throws {
+        let sandbox = try APISandbox()
+        let result = await sandbox.run(arguments: arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(lines(result.stderr).count == 1)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.databaseFile.path))
+    }
+
+    @Test func aServerThatIsDownIsAOneLineFailure() async throws {
+        let sandbox = try APISandbox()
+        let closed = try await closedServerURL()
+        let result = await sandbox.run("notes", "add", "--title", "x", "--api", closed)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix("tether: cannot add the note: cannot connect to the server"), "\(result.stderr)")
+        #expect(lines(result.stderr).count == 1)
+    }
+
+    @Test func helpListsEverySubcommand() async throws {
+        let sandbox = try APISandbox()
+        let result = await sandbox.run("notes", "add", "--help")
+        #expect(result.status == 0)
+        for usage in ["notes list", "notes show <id>", "notes add --title", "notes edit <id>", "notes rm <id>"] {
+            #expect(result.stdout.contains("tether \(usage)"))
+        }
+        let overview = await sandbox.run("--help")
+        for command in ["items search <keyword>", "posts list|show", "notes list|show|add|edit|rm"] {
+            #expect(overview.stdout.contains("  \(command)"))
+        }
+    }
+}
