@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TetherHTTP1
 import TetherJSON
+import TetherServer
 import TetherTerminal
 
 @testable import TetherCLI
@@ -89,6 +91,22 @@ import TetherTerminal
         }
     }
 
+    @Test func anEditLosesToAChangeMadeSinceItsRead() async throws {
+        // A server where someone else changes the note just before each PATCH arrives: the edit's If-Match
+        // (the ETag of its GET) no longer holds.
+        let database = try JSONDatabase(BuiltInDataSet.make(), mode: .inMemory)
+        let server = HTTPServer(responders: [ChangesBeforePatch(rest: JSONServerResponder(database: database))])
+        let port = try await server.start()
+        let sandbox = try APISandbox()
+        let result = await sandbox.run("notes", "edit", "3", "--title", "mine", "--api", "http://127.0.0.1:\(port)")
+        await server.stop()
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "tether: note 3 changed on the server while it was being edited; edit it again\n")
+        let notes = try #require(database.json["notes"].array)
+        #expect(notes.first { $0["id"].number?.int == 3 }?["title"].string == "theirs")
+    }
+
     @Test(arguments: [
         (["notes"], "missing the subcommand"),
         (["notes", "delete", "1"], "unknown subcommand 'delete' for 'tether notes'"),
@@ -131,5 +149,20 @@ import TetherTerminal
         for command in ["items search <keyword>", "posts list|show", "notes list|show|add|edit|rm"] {
             #expect(overview.stdout.contains("  \(command)"))
         }
+    }
+}
+
+/// Forwards to the REST responder, but first applies another client's PATCH to the same note.
+private struct ChangesBeforePatch: HTTPResponder {
+    let rest: JSONServerResponder
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse? {
+        if request.method == .patch {
+            let theirs = HTTPRequest(
+                method: .patch, target: request.target, headers: ["Content-Type": "application/json"],
+                body: Array(#"{"title": "theirs"}"#.utf8))
+            _ = await rest.respond(to: theirs)
+        }
+        return await rest.respond(to: request)
     }
 }
