@@ -124,4 +124,20 @@ import TetherTerminal
     @Test func nothingFitsInZeroColumns() {
         #expect(TextLayout.wrap("abc", toColumns: 0).isEmpty)
     }
+
+    @Test func controlCharactersCountAsTheSpacesTheyAreDrawnAs() {
+        #expect(TextLayout.truncate("a\tb", toColumns: 3) == "a\tb")
+        #expect(TextLayout.truncate("a\tbc", toColumns: 3) == "a\t…")
+        #expect(TextLayout.wrap("a\tb c", toColumns: 3) == ["a b", "c"])
+        #expect(TextLayout.pad("a\u{7}", toColumns: 3) == "a\u{7} ")
+    }
+
+    @Test func spansCutInsideAWideCharacter() {
+        let spans = [Span("ab"), Span("名前", style: TextStyle(attributes: .bold))]
+        // 4 columns: "ab" (2) + ellipsis (1) leaves 1, not enough for 名: the ellipsis takes the bold style.
+        #expect(
+            TextLayout.truncate(spans, toColumns: 4) == [Span("ab"), Span("…", style: TextStyle(attributes: .bold))])
+        #expect(TextLayout.truncate(spans, toColumns: 6) == spans)
+        #expect(TextLayout.truncate(spans, toColumns: 1, ellipsis: "...") == [Span("a")])
+    }
 }

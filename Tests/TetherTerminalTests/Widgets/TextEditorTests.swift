@@ -195,4 +195,36 @@ import TetherTerminal
         #expect(buffer.cursor?.x == 0)
         #expect(buffer.cursor?.y == 0)
     }
+
+    @Test func longWordsBreakByColumnsAndSpacesHangAtTheEdge() {
+        var buffer = ScreenBuffer(width: 5, height: 4)
+        var editor = TextEditor(text: "abcdefghijkl\nhello     world")
+        editor.moveCursor(line: 0, index: 0)
+        editor.draw(into: &buffer, in: buffer.bounds, isFocused: true)
+        #expect(buffer.text == "abcde\nfghij\nkl\nhello")
+        // The cursor among the hanging spaces stays in the last column of their row.
+        editor.moveCursor(line: 1, index: 7)
+        editor.draw(into: &buffer, in: buffer.bounds, isFocused: true)
+        #expect(buffer.cursor?.x == 4)
+        #expect(buffer.cursor?.y == 3)
+        // The next word is on the row below: the view scrolls one row.
+        editor.moveCursor(line: 1, index: 11)
+        editor.draw(into: &buffer, in: buffer.bounds, isFocused: true)
+        #expect(buffer.text == "fghij\nkl\nhello\nworld")
+        #expect(buffer.cursor?.x == 1)
+        #expect(buffer.cursor?.y == 3)
+    }
+
+    @Test func wideCharactersWrapWhole() {
+        var buffer = ScreenBuffer(width: 5, height: 4)
+        let editor = TextEditor(text: "名前名前名前")
+        editor.draw(into: &buffer, in: buffer.bounds, isFocused: true)
+        #expect(buffer.text == "名前\n名前\n名前\n")
+        #expect(buffer.cursor?.x == 4)
+        #expect(buffer.cursor?.y == 2)
+        var narrow = ScreenBuffer(width: 1, height: 2)
+        TextEditor(text: "名前").draw(into: &narrow, in: narrow.bounds, isFocused: false)
+        #expect(narrow.text == "\n")
+        #expect(narrow[0, 0].style == .plain)
+    }
 }
