@@ -49,8 +49,7 @@ public final class TerminalSession: Sendable {
     public init(input: Int32 = 0, output: Int32 = 1) throws(TerminalError) {
         for (name, fd) in [("input", input), ("output", output)] where isatty(fd) != 1 {
             throw TerminalError(
-                .notATerminal, "the \(name) (descriptor \(fd)) is not a terminal; run tether in a terminal",
-                systemError: errno)
+                .notATerminal, "the \(name) (descriptor \(fd)) is not a terminal", systemError: errno)
         }
         var settings = termios()
         guard tcgetattr(input, &settings) == 0 else {
