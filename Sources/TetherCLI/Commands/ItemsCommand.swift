@@ -146,6 +146,16 @@ enum ItemsCommand: Command {
     static func render(_ page: RakutenSearchResponse, keyword: String, width: Int) -> String {
         let items = page.count == 1 ? "1 item" : "\(CommandOutput.grouped(page.count)) items"
         let summary = "\(keyword): \(items), page \(page.page) of \(max(page.pageCount, page.page))"
+        var table = table(page.items, reviewCounts: true)
+        // Too narrow for the review counts: the averages alone, rather than cut counts.
+        if table.widths(fitting: width)[3] < table.widths(fitting: .max)[3] {
+            table = self.table(page.items, reviewCounts: false)
+        }
+        return TextLayout.truncate(summary, toColumns: width) + "\n" + table.render(width: width)
+    }
+
+    /// The items' table: name, price, shop, review.
+    private static func table(_ items: [RakutenItem], reviewCounts: Bool) -> Table {
         var table = Table(columns: [
             .init("NAME", minWidth: 10, flexible: true),
             // Prices are never cut: a minimum above any price's width.
@@ -153,17 +163,17 @@ enum ItemsCommand: Command {
             .init("SHOP", minWidth: 8, maxWidth: 24, flexible: true),
             .init("REVIEW", minWidth: 5),
         ])
-        for item in page.items {
-            table.append([item.itemName, item.price.description, item.shopName, review(item)])
+        for item in items {
+            table.append([item.itemName, item.price.description, item.shopName, review(item, count: reviewCounts)])
         }
-        return TextLayout.truncate(summary, toColumns: width) + "\n" + table.render(width: width)
+        return table
     }
 
-    /// The review column: `★4.63 (1,234)`, or `-` without reviews.
-    static func review(_ item: RakutenItem) -> String {
+    /// The review column: `★4.63 (1,234)` (`★4.63` without `count`), or `-` without reviews.
+    static func review(_ item: RakutenItem, count: Bool = true) -> String {
         guard item.reviewCount > 0 else { return "-" }
         let hundredths = Int((item.reviewAverage * 100).rounded())
         let average = "\(hundredths / 100).\(String(hundredths % 100 + 100).dropFirst())"
-        return "★\(average) (\(CommandOutput.grouped(item.reviewCount)))"
+        return count ? "★\(average) (\(CommandOutput.grouped(item.reviewCount)))" : "★\(average)"
     }
 }
