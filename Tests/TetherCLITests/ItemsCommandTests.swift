@@ -91,6 +91,11 @@ import TetherTerminal
         #expect(result.stdout == "No items for 'zzqxwvjk'.\n")
         let json = await sandbox.run("items", "search", "zzqxwvjk", "--json")
         #expect(json.stdout == "[]\n")
+        let pastTheEnd = await sandbox.run("items", "search", "ノートパソコン", "--page", "100")
+        #expect(pastTheEnd.status == 0)
+        #expect(
+            pastTheEnd.stdout.wholeMatch(of: #/No items on page 100 for 'ノートパソコン': the last page is [0-9]+\.\n/#) != nil
+        )
     }
 
     // MARK: - Usage errors

@@ -107,6 +107,20 @@ import TetherTerminal
         #expect(notes.first { $0["id"].number?.int == 3 }?["title"].string == "theirs")
     }
 
+    @Test func anEmptyListIsAFriendlyLine() async throws {
+        let database = try JSONDatabase(["notes": [], "posts": [], "users": []])
+        let app = try await TetherServerApp.start(.init(data: .database(database)))
+        let sandbox = try APISandbox()
+        let notes = await sandbox.run("notes", "list", "--api", app.baseURL.absoluteString)
+        let posts = await sandbox.run("posts", "list", "--api", app.baseURL.absoluteString)
+        let json = await sandbox.run("notes", "list", "--json", "--api", app.baseURL.absoluteString)
+        await app.stop()
+        #expect(notes.status == 0)
+        #expect(notes.stdout == "No notes yet. Add one with: tether notes add --title <title> --body <text>\n")
+        #expect(posts.stdout == "No posts.\n")
+        #expect(json.stdout == "[]\n")
+    }
+
     @Test(arguments: [
         (["notes"], "missing the subcommand"),
         (["notes", "delete", "1"], "unknown subcommand 'delete' for 'tether notes'"),
