@@ -128,9 +128,9 @@ public struct ListView: Sendable, Hashable {
             }
         }
         if hasScrollbar {
-            drawScrollbar(
-                into: &buffer, x: rect.maxX - 1, y: rect.y, height: rect.height, itemCount: itemCount,
-                visibleRows: rows, scrollOffset: state.scrollOffset)
+            Scrollbar.draw(
+                into: &buffer, x: rect.maxX - 1, y: rect.y, height: rect.height, total: itemCount, visible: rows,
+                offset: state.scrollOffset)
         }
     }
 
@@ -140,20 +140,5 @@ public struct ListView: Sendable, Hashable {
         if highlight.foreground != .default { style.foreground = highlight.foreground }
         if highlight.background != .default { style.background = highlight.background }
         return Span(span.text, style: style)
-    }
-
-    private func drawScrollbar(
-        into buffer: inout ScreenBuffer, x: Int, y: Int, height: Int, itemCount: Int, visibleRows: Int,
-        scrollOffset: Int
-    ) {
-        // The thumb's size and position in lines, proportional to the visible share of the items.
-        let thumb = max(1, height * visibleRows / itemCount)
-        let maxOffset = max(1, itemCount - visibleRows)
-        let thumbTop = (height - thumb) * scrollOffset / maxOffset
-        let track = TextStyle(attributes: .dim)
-        for line in 0..<height {
-            let isThumb = line >= thumbTop && line < thumbTop + thumb
-            buffer.draw(isThumb ? "█" : "│", x: x, y: y + line, style: isThumb ? .plain : track)
-        }
     }
 }
