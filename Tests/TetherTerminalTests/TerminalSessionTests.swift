@@ -10,7 +10,7 @@ import Testing
     private static let leave = Array("\u{1B}[?1049l".utf8)
 
     @Test func rawModeIsSetAndRestoredExactly() throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         let before = try pty.settings()
         #expect(before.c_lflag & tcflag_t(ECHO | ICANON) != 0)
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
@@ -25,20 +25,20 @@ import Testing
         #expect(TerminalRestorer.hasActiveTerminals)
         // The alternate screen, the cursor hidden, bracketed paste on.
         let output = try pty.read(until: Array("\u{1B}[?2004h".utf8))
-        #expect(PseudoTerminal.contains(output, Self.enter))
-        #expect(PseudoTerminal.contains(output, Array("\u{1B}[?25l".utf8)))
+        #expect(TestTerminal.contains(output, Self.enter))
+        #expect(TestTerminal.contains(output, Array("\u{1B}[?25l".utf8)))
 
         session.restore()
         #expect(!session.isRaw)
         #expect(sameSettings(try pty.settings(), before))
         let restored = try pty.read(until: Self.leave)
-        #expect(PseudoTerminal.contains(restored, Array("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h".utf8)))
+        #expect(TestTerminal.contains(restored, Array("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h".utf8)))
         #expect(!TerminalRestorer.hasActiveTerminals)
         session.close()
     }
 
     @Test func restoreIsIdempotentAndRawModeCanBeEnteredAgain() throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         let before = try pty.settings()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         session.restore()  // never raw: nothing happens
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func theSignalPathRestoresTheTerminal() throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         let before = try pty.settings()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         try session.enterRawMode()
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func typedKeysArriveDecoded() async throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         try session.enterRawMode()
         defer { session.close() }
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func keysEndWhenTheTerminalCloses() async throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         try session.enterRawMode()
         let keys = session.keys
@@ -112,7 +112,7 @@ import Testing
     }
 
     @Test func keysEndWhenTheSessionCloses() async throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         try session.enterRawMode()
         let keys = session.keys
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func sizeAndResizes() async throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         try pty.resize(width: 100, height: 40)
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         #expect(session.size == (100, 40))
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func writeDeliversEverythingThroughSmallBuffers() throws {
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         try session.enterRawMode()
         try pty.read(until: Array("\u{1B}[?2004h".utf8))
@@ -153,6 +153,24 @@ import Testing
         session.close()
     }
 
+    @Test func pseudoTerminalPairs() throws {
+        let pty = try PseudoTerminal(width: 90, height: 33)
+        #expect(isatty(pty.secondary) == 1)
+        #expect(pty.path.hasPrefix("/dev/pts/"))
+        #expect(try TerminalSession(input: pty.secondary, output: pty.secondary).size == (90, 33))
+        // Bytes written to the primary end arrive on the secondary end.
+        var settings = termios()
+        tcgetattr(pty.secondary, &settings)
+        cfmakeraw(&settings)
+        tcsetattr(pty.secondary, TCSANOW, &settings)
+        #expect(write(pty.primary, "hi", 2) == 2)
+        var buffer = [UInt8](repeating: 0, count: 8)
+        #expect(read(pty.secondary, &buffer, 8) == 2)
+        #expect(buffer[0..<2] == [0x68, 0x69])
+        pty.close()
+        pty.close()  // idempotent (the descriptors' numbers may already be reused: not checked)
+    }
+
     @Test func notATerminalThrows() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
@@ -164,7 +182,7 @@ import Testing
         #expect(error?.code == .notATerminal)
         #expect(error?.message.contains("not a terminal") == true)
         // A terminal for input but not for output is refused too.
-        let pty = try PseudoTerminal()
+        let pty = try TestTerminal()
         #expect(throws: TerminalError.self) { try TerminalSession(input: pty.slave, output: ends[1]) }
     }
 }

@@ -1,57 +1,32 @@
 import Glibc
 import TetherTerminal
 
-/// A pseudo-terminal pair for tests: the slave is the terminal a ``TerminalSession`` runs on, the master is the
-/// test playing the user (typing with ``type(_:)``) and the terminal emulator (reading what was written with
-/// ``read(until:)``, resizing with ``resize(width:height:)``).
+/// A ``PseudoTerminal`` with what tests need on the emulator's side: typing (``type(_:)``), reading what was
+/// written until a marker (``read(until:timeout:)``) and the secondary end's settings.
 ///
 /// Not thread safe; closes both ends when released.
-final class PseudoTerminal {
+final class TestTerminal {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    let master: Int32
-    let slave: Int32
-    /// `TIOCSPTLCK` (`_IOW('T', 0x31, int)`) and `TIOCGPTN` (`_IOR('T', 0x30, unsigned int)`), function-like macros
-    /// Swift does not import.
-    private static let setLock: UInt = 0x4004_5431
-    private static let getNumber: UInt = 0x8004_5430
-    private var masterOpen = true
+    let pty: PseudoTerminal
+    /// The emulator's end.
+    var master: Int32 { pty.primary }
+    /// The app's end: the terminal a session runs on.
+    var slave: Int32 { pty.secondary }
     /// Everything read from the master so far.
     private(set) var output: [UInt8] = []
 
     init() throws {
-        // /dev/ptmx, unlocked and numbered by ioctl: what posix_openpt, grantpt, unlockpt and ptsname do on Linux,
-        // which Glibc's Swift module does not export.
-        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard master >= 0 else { throw Failure(description: "opening /dev/ptmx failed: errno \(errno)") }
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        guard ioctl(master, Self.setLock, &unlock) == 0, ioctl(master, Self.getNumber, &number) == 0 else {
-            Glibc.close(master)
-            throw Failure(description: "unlocking the pty failed: errno \(errno)")
-        }
-        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard slave >= 0 else {
-            Glibc.close(master)
-            throw Failure(description: "opening /dev/pts/\(number) failed: errno \(errno)")
-        }
-        self.master = master
-        self.slave = slave
-    }
-
-    deinit {
-        closeMaster()
-        Glibc.close(slave)
+        pty = try PseudoTerminal()
     }
 
     /// Closes the master: the slave then reads end of file or EIO, as when a terminal window closes.
-    func closeMaster() {
-        guard masterOpen else { return }
-        masterOpen = false
-        Glibc.close(master)
-    }
+    func closeMaster() { pty.closePrimary() }
+
+    /// Sets the window size, as a terminal emulator does when its window is resized.
+    func resize(width: Int, height: Int) throws { try pty.resize(width: width, height: height) }
 
     /// Types `text` (its UTF-8 bytes) into the terminal.
     func type(_ text: String) throws { try type(Array(text.utf8)) }
@@ -64,14 +39,6 @@ final class PseudoTerminal {
             if result < 0, errno == EINTR { continue }
             guard result > 0 else { throw Failure(description: "writing to the master failed: errno \(errno)") }
             written += result
-        }
-    }
-
-    /// Sets the window size, as a terminal emulator does when its window is resized.
-    func resize(width: Int, height: Int) throws {
-        var window = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
-        guard ioctl(master, UInt(TIOCSWINSZ), &window) == 0 else {
-            throw Failure(description: "TIOCSWINSZ failed: errno \(errno)")
         }
     }
 
