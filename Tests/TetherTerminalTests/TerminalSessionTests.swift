@@ -22,7 +22,7 @@ import Testing
         #expect(raw.c_lflag & tcflag_t(ISIG) == 0)
         #expect(raw.c_iflag & tcflag_t(ICRNL | IXON) == 0)
         #expect(raw.c_oflag & tcflag_t(OPOST) == 0)
-        #expect(TerminalRestorer.hasActiveTerminals)
+        #expect(TerminalRestorer.isRegistered(input: pty.slave))
         // The alternate screen, the cursor hidden, bracketed paste on.
         let output = try pty.read(until: Array("\u{1B}[?2004h".utf8))
         #expect(TestTerminal.contains(output, Self.enter))
@@ -33,7 +33,7 @@ import Testing
         #expect(sameSettings(try pty.settings(), before))
         let restored = try pty.read(until: Self.leave)
         #expect(TestTerminal.contains(restored, Array("\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h".utf8)))
-        #expect(!TerminalRestorer.hasActiveTerminals)
+        #expect(!TerminalRestorer.isRegistered(input: pty.slave))
         session.close()
     }
 
@@ -68,11 +68,11 @@ import Testing
         let before = try pty.settings()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)
         try session.enterRawMode()
-        // What a SIGINT/SIGTERM handler or atexit runs, minus the exit.
-        TerminalRestorer.restoreAll()
+        // What a SIGINT/SIGTERM handler or atexit runs (for this terminal only), minus the exit.
+        TerminalRestorer.restoreRegistered(input: pty.slave)
         #expect(sameSettings(try pty.settings(), before))
         try pty.read(until: Self.leave)
-        #expect(!TerminalRestorer.hasActiveTerminals)
+        #expect(!TerminalRestorer.isRegistered(input: pty.slave))
         session.close()
         #expect(sameSettings(try pty.settings(), before))
     }

@@ -97,7 +97,22 @@ enum TerminalRestorer {
 
     /// Restores every registered terminal, once each. Async-signal-safe.
     static func restoreAll() {
-        let mask = active.exchange(0, ordering: .sequentiallyConsistent)
+        restore(slots: active.exchange(0, ordering: .sequentiallyConsistent))
+    }
+
+    /// Restores the registered terminal read from `input` as ``restoreAll()`` would, leaving the others alone (for
+    /// tests, which share the process with other terminals).
+    static func restoreRegistered(input: Int32) {
+        let bits = registry.withLock { _ in
+            (0..<capacity).reduce(UInt32(0)) { storage.slots[$1].input == input ? $0 | 1 << UInt32($1) : $0 }
+        }
+        let taken = active.bitwiseAnd(~bits, ordering: .sequentiallyConsistent).oldValue & bits
+        restore(slots: taken)
+    }
+
+    /// Writes the restore sequence to, and puts the settings back on, the terminals of the slots in `mask`.
+    /// Async-signal-safe.
+    private static func restore(slots mask: UInt32) {
         guard mask != 0 else { return }
         let storage = Self.storage
         for slot in 0..<capacity where mask & (1 << UInt32(slot)) != 0 {
@@ -119,8 +134,13 @@ enum TerminalRestorer {
         }
     }
 
-    /// Whether any terminal is registered (for tests).
-    static var hasActiveTerminals: Bool { active.load(ordering: .sequentiallyConsistent) != 0 }
+    /// Whether the terminal read from `input` is registered (for tests).
+    static func isRegistered(input: Int32) -> Bool {
+        registry.withLock { _ in
+            let mask = active.load(ordering: .sequentiallyConsistent)
+            return (0..<capacity).contains { mask & (1 << UInt32($0)) != 0 && storage.slots[$0].input == input }
+        }
+    }
 
     private static func installHandlers() {
         for (index, signal) in signals.enumerated() {
