@@ -119,6 +119,51 @@ import TetherServer
         await second.stop()
     }
 
+    @Test func aSecondEnvironmentUsesTheRunningEmbeddedServer() async throws {
+        let sandbox = try APISandbox()
+        let recordFile = SharedEmbeddedServer.recordFile(for: sandbox.databaseFile)
+        let first = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        let server = try #require(first.embeddedServer)
+        #expect(
+            SharedEmbeddedServer.running(recordedIn: recordFile)
+                == SharedEmbeddedServer(pid: ProcessInfo.processInfo.processIdentifier, port: server.port))
+
+        let second = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        #expect(second.embeddedServer == nil)
+        #expect(second.client.baseURL == URL(string: "http://127.0.0.1:\(server.port)"))
+        #expect(second.serverDescription == "embedded 127.0.0.1:\(server.port) (shared)")
+        // A write through the second is in the first's data: one copy of the notes, not two.
+        let created = try await second.client.send(
+            Request<Note>(path: "/notes", method: .post, body: .json(["title": "Shared", "body": ""])))
+        let notes = try #require(server.database.json["notes"].array)
+        #expect(notes.contains { $0["id"].number?.int == created.value.id })
+        await second.stop()
+        #expect(SharedEmbeddedServer.running(recordedIn: recordFile) != nil)
+
+        await first.stop()
+        #expect(!FileManager.default.fileExists(atPath: recordFile.path))
+        let third = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        #expect(third.embeddedServer != nil)
+        await third.stop()
+    }
+
+    @Test func aRecordLeftBehindIsIgnored() async throws {
+        let sandbox = try APISandbox()
+        let recordFile = SharedEmbeddedServer.recordFile(for: sandbox.databaseFile)
+        try FileManager.default.createDirectory(
+            at: recordFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // This process is alive, but nothing listens on the port any more.
+        let closed = try #require(URL(string: try await closedServerURL())?.port)
+        SharedEmbeddedServer(pid: ProcessInfo.processInfo.processIdentifier, port: closed).write(to: recordFile)
+        #expect(SharedEmbeddedServer.running(recordedIn: recordFile) == nil)
+        let environment = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        #expect(environment.embeddedServer != nil)
+        await environment.stop()
+        // Garbage is ignored too.
+        try Data("not json".utf8).write(to: recordFile)
+        #expect(SharedEmbeddedServer.running(recordedIn: recordFile) == nil)
+    }
+
     @Test func ephemeralRunsWriteNoFile() async throws {
         let sandbox = try APISandbox(extra: ["TETHER_EPHEMERAL": "1"])
         let environment = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)

@@ -19,8 +19,9 @@ import TetherServer
 ///   server keeps its writes in `$XDG_DATA_HOME/tether/embedded-db.json` (`~/.local/share/tether/…` when
 ///   `XDG_DATA_HOME` is unset or relative), so a note added by one run is there in the next; the file is written
 ///   on the first write, from the built-in data set (whose photo URLs then point at `http://127.0.0.1:3000`,
-///   where `tether serve` listens). `TETHER_EPHEMERAL=1` keeps the writes in memory instead. Two processes
-///   writing at once each replace the whole file, so the last one wins.
+///   where `tether serve` listens). `TETHER_EPHEMERAL=1` keeps the writes in memory instead. While one process
+///   runs an embedded server on the file (the full-screen app, say), other processes use that server instead of
+///   starting their own (see ``SharedEmbeddedServer``), so their writes cannot replace each other's.
 /// - Item search: with an application id, Rakuten (``APIOptions/rakutenBase`` or `https://app.rakuten.co.jp`),
 ///   with Rakuten's rate limit and error bodies; without one, the REST server's own Rakuten route (or
 ///   ``APIOptions/rakutenBase``) with the application id `tether-demo` and the same rate limit.
@@ -35,8 +36,11 @@ final class APIEnvironment: Sendable {
     let apiDescription: String
     /// Where item searches go: `"Rakuten app.rakuten.co.jp"`, or ``apiDescription`` for the local search.
     let rakutenDescription: String
-    /// The embedded server, `nil` with ``APIOptions/api``.
+    /// The embedded server this environment started: `nil` with ``APIOptions/api``, or when it uses the embedded
+    /// server of another process.
     let embeddedServer: TetherServerApp?
+    /// The record that tells other processes about ``embeddedServer``, and its file, to remove on ``stop()``.
+    private let sharing: (record: SharedEmbeddedServer, file: URL)?
 
     /// Both places in one line for a status bar: `"embedded 127.0.0.1:43121"`, or
     /// `"http://localhost:3000 · Rakuten app.rakuten.co.jp"` when searches go elsewhere.
@@ -49,13 +53,14 @@ final class APIEnvironment: Sendable {
 
     private init(
         client: HTTPClient, rakuten: HTTPClient, apiDescription: String, rakutenDescription: String,
-        embeddedServer: TetherServerApp?
+        embeddedServer: TetherServerApp?, sharing: (record: SharedEmbeddedServer, file: URL)?
     ) {
         self.client = client
         self.rakuten = rakuten
         self.apiDescription = apiDescription
         self.rakutenDescription = rakutenDescription
         self.embeddedServer = embeddedServer
+        self.sharing = sharing
     }
 
     /// Starts the embedded server unless `options` names an API, and builds the clients.
@@ -69,16 +74,27 @@ final class APIEnvironment: Sendable {
         _ options: APIOptions, variables: [String: String] = APIEnvironment.variables
     ) async throws(CLIError) -> APIEnvironment {
         var embedded: TetherServerApp?
+        var sharing: (record: SharedEmbeddedServer, file: URL)?
         let apiBase: URL
         let apiDescription: String
+        let databaseFile = databaseFile(variables: variables)
+        let recordFile = databaseFile.map(SharedEmbeddedServer.recordFile(for:))
         if let api = options.api {
             apiBase = api
             apiDescription = api.absoluteString
+        } else if let recordFile, let shared = SharedEmbeddedServer.running(recordedIn: recordFile) {
+            apiBase = URL(string: "http://127.0.0.1:\(shared.port)")!
+            apiDescription = "embedded 127.0.0.1:\(shared.port) (shared)"
         } else {
-            let server = try await startEmbedded(variables: variables)
+            let server = try await startEmbedded(databaseFile: databaseFile)
             embedded = server
             apiBase = server.baseURL
             apiDescription = "embedded \(server.baseURL.host ?? "127.0.0.1"):\(server.port)"
+            if let recordFile {
+                let record = SharedEmbeddedServer(pid: ProcessInfo.processInfo.processIdentifier, port: server.port)
+                record.write(to: recordFile)
+                sharing = (record, recordFile)
+            }
         }
         let client = HTTPClient(baseURL: apiBase) { configuration in
             configuration.apiErrorDecoder = APIErrorDecoder { _, _, body in APIMessage(body) }
@@ -96,11 +112,12 @@ final class APIEnvironment: Sendable {
         }
         return APIEnvironment(
             client: client, rakuten: rakuten, apiDescription: apiDescription, rakutenDescription: rakutenDescription,
-            embeddedServer: embedded)
+            embeddedServer: embedded, sharing: sharing)
     }
 
-    /// Stops the embedded server, if there is one.
+    /// Stops the embedded server, if this environment started one (after withdrawing it from other processes).
     func stop() async {
+        if let sharing { sharing.record.remove(from: sharing.file) }
         await embeddedServer?.stop()
     }
 
@@ -122,10 +139,10 @@ final class APIEnvironment: Sendable {
     }
 
     /// Opens (or seeds) the embedded database and starts the server on 127.0.0.1 and a free port.
-    private static func startEmbedded(variables: [String: String]) async throws(CLIError) -> TetherServerApp {
+    private static func startEmbedded(databaseFile: URL?) async throws(CLIError) -> TetherServerApp {
         let data: TetherServerApp.Options.DataSource
         let writes: TetherServerApp.Options.Writes
-        if let file = databaseFile(variables: variables) {
+        if let file = databaseFile {
             data = .database(try openDatabase(file))
             writes = .persistent
         } else {
