@@ -142,6 +142,22 @@ import TetherTerminal
         expectShows(harness, frame)
     }
 
+    @Test func aRowThatEndsInBlanksIsErasedToItsEnd() {
+        var harness = Harness(width: 60, height: 3)
+        var frame = ScreenBuffer(width: 60, height: 3)
+        frame.draw(String(repeating: "long text ", count: 6), x: 0, y: 1, style: TextStyle(foreground: .red))
+        harness.show(frame)
+        frame.fill(Rect(x: 0, y: 1, width: 60, height: 1))
+        frame.draw("short", x: 0, y: 1, style: TextStyle(attributes: .bold))
+        let text = String(decoding: harness.show(frame), as: UTF8.self)
+        #expect(text == "\u{1B}[2H\u{1B}[0;1mshort\u{1B}[0m\u{1B}[K")
+        expectShows(harness, frame)
+        // Blanks in a style are written: erasing would lose the style.
+        frame.fill(Rect(x: 10, y: 1, width: 50, height: 1), style: TextStyle(background: .blue))
+        harness.show(frame)
+        expectShows(harness, frame)
+    }
+
     @Test func stylesAreSetOnlyWhenTheyChange() {
         var harness = Harness(width: 30, height: 2)
         var frame = ScreenBuffer(width: 30, height: 2)

@@ -7,6 +7,7 @@
 ///   when it is not already where the next change is (a short hop over unchanged text rewrites that text instead);
 /// - a style is set (reset, then the style, in the ``colorMode``) only when it differs from the one in effect;
 /// - a two-column character is written once, whole, when either of its halves changed;
+/// - a changed row that ends in blanks is erased to its end (`ESC [K`) rather than written with spaces;
 /// - the cursor ends at ``ScreenBuffer/cursor`` and is shown, or is hidden when that is `nil`;
 /// - the first frame, a frame of another size, and the frame after ``invalidate()`` clear the screen and draw
 ///   every non-blank cell.
@@ -87,6 +88,8 @@ public struct ScreenRenderer: Sendable {
                 let width = frame.width
                 for y in 0..<frame.height {
                     let row = y * width
+                    // Where the row's trailing run of plain blanks starts, found at its first change.
+                    var blankTail: Int?
                     var x = 0
                     while x < width {
                         let index = row + x
@@ -104,6 +107,15 @@ public struct ScreenRenderer: Sendable {
                         if !comparison.same(new, old, at: index)
                             || (wide && !comparison.same(new, old, at: index + 1))
                         {
+                            if !wide, new[index].character == " ", new[index].style == .plain {
+                                let tail = blankTail ?? Self.blankTailStart(new[row..<row + width])
+                                blankTail = tail
+                                if x >= tail, width - x > 3 {
+                                    // The rest of the row is blank: erase it (3 bytes) instead of writing spaces.
+                                    output.eraseToEndOfLine(x: x, y: y, row: new[row..<row + width])
+                                    break
+                                }
+                            }
                             output.write(new[index], columns: wide ? 2 : 1, x: x, y: y, row: new[row..<row + width])
                         }
                         x += wide ? 2 : 1
@@ -138,6 +150,19 @@ public struct ScreenRenderer: Sendable {
         cursorKnown = output.cursorKnown
         previous = frame
         return output.bytes
+    }
+}
+
+extension ScreenRenderer {
+    /// The column from which every cell of `row` is a plain blank (the row's width when its last cell is not).
+    fileprivate static func blankTailStart(_ row: Slice<UnsafeBufferPointer<Cell>>) -> Int {
+        var start = row.endIndex
+        while start > row.startIndex {
+            let cell = row[start - 1]
+            guard !cell.isContinuation, cell.character == " ", cell.style == .plain else { break }
+            start -= 1
+        }
+        return start - row.startIndex
     }
 }
 
@@ -241,6 +266,19 @@ private struct FrameOutput {
         appendCharacter(cell.character)
         cursorX += columns
         if cursorX >= width { cursorKnown = false }
+    }
+
+    /// Erases from (`x`, `y`) to the end of the row (`ESC [K`) in the plain style; the cursor stays.
+    mutating func eraseToEndOfLine(x: Int, y: Int, row: Slice<UnsafeBufferPointer<Cell>>) {
+        begin()
+        move(toX: x, y: y, row: row)
+        if style != .plain {
+            colorMode.appendSGR(for: .plain, to: &bytes)
+            style = .plain
+        }
+        bytes.append(0x1B)
+        bytes.append(0x5B)
+        bytes.append(0x4B)  // K
     }
 
     private mutating func appendCharacter(_ character: Character) {
