@@ -128,6 +128,8 @@ import TetherTerminal
         (["notes", "edit", "--title", "x"], "missing the id of the note"),
         (["notes", "add", "--body", "x"], "missing --title for the new note"),
         (["notes", "add", "Groceries"], "unexpected argument 'Groceries'"),
+        (["notes", "add", "--title", " "], "a note's title cannot be empty"),
+        (["notes", "edit", "2", "--title="], "a note's title cannot be empty"),
         (["notes", "rm", "x"], "invalid note id 'x'"),
         (["notes", "rm", "1", "--json"], "unknown option '--json' for 'tether notes rm'"),
         (["notes", "list", "--api", "http://"], "invalid URL 'http://' for '--api'"),

@@ -141,6 +141,7 @@ enum NotesCommand: Command {
             guard let title = reader.value("--title") else {
                 throw .usage("missing --title for the new note", hint: reader.hint)
             }
+            try checkTitle(title, hint: reader.hint)
             action = .add(title: title, body: reader.value("--body") ?? "")
         case "edit":
             let id = try reader.id("note")
@@ -149,11 +150,19 @@ enum NotesCommand: Command {
             guard title != nil || body != nil else {
                 throw .usage("nothing to change: give --title, --body or both", hint: reader.hint)
             }
+            if let title { try checkTitle(title, hint: reader.hint) }
             action = .edit(id: id, title: title, body: body)
         default:
             action = .remove(id: try reader.id("note"))
         }
         return Options(api: api, action: action, json: reader.flag("--json"))
+    }
+
+    /// Refuses a title that is empty or only spaces.
+    private static func checkTitle(_ title: String, hint: String) throws(CLIError) {
+        guard title.contains(where: { !$0.isWhitespace }) else {
+            throw .usage("a note's title cannot be empty", hint: hint)
+        }
     }
 
     // MARK: - Output
