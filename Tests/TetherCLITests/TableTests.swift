@@ -19,6 +19,15 @@ import TetherTerminal
         return table
     }
 
+    @Test func theDocumentationExample() {
+        var table = Table(columns: [
+            .init("ID", alignment: .right),
+            .init("TITLE", minWidth: 10, flexible: true),
+        ])
+        table.append(["1", "sunt aut facere repellat provident occaecati"])
+        #expect(table.render(width: 40) == "ID  TITLE\n 1  sunt aut facere repellat provident…\n")
+    }
+
     @Test func naturalWidthsWhenTheTableFits() {
         var table = Table(columns: [.init("ID", alignment: .right), .init("TITLE")])
         table.append(["1", "short"])

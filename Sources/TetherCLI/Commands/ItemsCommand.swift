@@ -6,10 +6,12 @@ import TetherTerminal
 /// `tether items search <keyword> [options]`: one page of a Rakuten Ichiba item search, as a table or JSON.
 ///
 /// ```text
-/// $ tether items search ノートパソコン --hits 3 --sort price-asc
-/// ノートパソコン: 1,234 items, page 1 of 412
-/// NAME                              PRICE  SHOP          REVIEW
-/// 【中古】ノートパソコン 15.6型…   12,800円  PCショップ…  ★4.21 (87)
+/// $ COLUMNS=72 tether items search ノートパソコン --hits 3 --sort price-asc
+/// ノートパソコン: 266 items, page 1 of 89
+/// NAME                               PRICE  SHOP               REVIEW
+/// ARATA モバイルノートパソコン…   40,180円  PC工房 楽天市場店  ★4.49 (195)
+/// Sorano ノートパソコン Laptop…   40,380円  PC工房 楽天市場店  -
+/// 【限定価格】Sorano モバイルノ…  40,580円  PC工房 楽天市場店  -
 /// ```
 ///
 /// Searches go to the embedded server's item search unless an application id is given (`--rakuten-app-id` or

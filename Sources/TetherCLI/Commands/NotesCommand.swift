@@ -6,7 +6,7 @@ import TetherTerminal
 /// ```text
 /// $ tether notes add --title Groceries --body "Milk, eggs"
 /// Note 21: Groceries
-/// updated 2026-12-01 13:42 UTC
+/// updated 2026-12-01 14:15 UTC
 ///
 /// Milk, eggs
 /// ```

@@ -5,9 +5,10 @@ import TetherTerminal
 /// `tether posts list|show`: the jsonplaceholder posts of the API server, with their authors and comments.
 ///
 /// ```text
-/// $ tether posts list --user 1
-///  ID  TITLE                                       AUTHOR
-///   1  sunt aut facere repellat provident occaec…  Leanne Graham
+/// $ COLUMNS=60 tether posts list --user 1
+/// ID  TITLE                                   AUTHOR
+///  1  nepelcor ta in dra                      Unrenbor Temurlo
+///  2  gulo eborlo teme corlis                 Unrenbor Temurlo
 /// ```
 ///
 /// `list` asks for `/posts` (or `/posts?userId=N`) and `/users` once, to show each author's name; `show` asks for

@@ -19,7 +19,7 @@ import TetherTerminal
 /// table.append(["1", "sunt aut facere repellat provident occaecati"])
 /// print(table.render(width: 40))
 /// // ID  TITLE
-/// //  1  sunt aut facere repellat provident o…
+/// //  1  sunt aut facere repellat provident…
 /// ```
 ///
 /// Fitting: each column starts at its natural width (its widest cell or title, at most ``Column/maxWidth``).
