@@ -88,6 +88,8 @@ public struct ScreenRenderer: Sendable {
                 let width = frame.width
                 for y in 0..<frame.height {
                     let row = y * width
+                    // Most rows of most frames are unchanged: one pass over their bits says so.
+                    if comparison.sameRow(new, old, from: row, count: width) { continue }
                     // Where the row's trailing run of plain blanks starts, found at its first change.
                     var blankTail: Int?
                     var x = 0
@@ -178,6 +180,38 @@ private struct CellComparison {
     private let styleSize = MemoryLayout<TextStyle>.size
     /// Whether a `Character` is two 64-bit words, as on 64-bit platforms; elsewhere `==` alone is used.
     private let characterIsTwoWords = MemoryLayout<Character>.size == 16
+
+    /// Whether the cell's bytes are three 64-bit words with the character in the first two, the style and the
+    /// continuation flag in the third and padding after them, as on 64-bit platforms today; ``sameRow`` needs it.
+    private let wordLayout: Bool
+    /// The bytes of the third word that hold fields, not padding.
+    private let thirdWordMask: UInt64
+
+    init() {
+        let size = MemoryLayout<Cell>.size
+        wordLayout =
+            characterIsTwoWords && characterOffset == 0 && styleOffset >= 16 && continuationOffset >= 16
+            && size <= 24 && MemoryLayout<Cell>.stride == 24 && MemoryLayout<Cell>.alignment >= 8
+        // Little-endian: the first `size - 16` bytes of the word are its low bytes.
+        thirdWordMask = size >= 24 ? ~0 : (UInt64(1) << UInt64(8 * max(0, size - 16))) - 1
+    }
+
+    /// Whether the `count` cells from `start` of `lhs` and `rhs` have the same bits (padding aside): `false` may
+    /// still be equal cells, which ``same(_:_:at:)`` settles one by one.
+    @inline(__always)
+    func sameRow(_ lhs: UnsafeBufferPointer<Cell>, _ rhs: UnsafeBufferPointer<Cell>, from start: Int, count: Int)
+        -> Bool
+    {
+        guard wordLayout, UInt16(1).littleEndian == 1 else { return false }
+        let left = UnsafeRawPointer(lhs.baseAddress! + start).assumingMemoryBound(to: UInt64.self)
+        let right = UnsafeRawPointer(rhs.baseAddress! + start).assumingMemoryBound(to: UInt64.self)
+        var difference: UInt64 = 0
+        for word in stride(from: 0, to: count * 3, by: 3) {
+            difference |= (left[word] ^ right[word]) | (left[word + 1] ^ right[word + 1])
+            difference |= (left[word + 2] ^ right[word + 2]) & thirdWordMask
+        }
+        return difference == 0
+    }
 
     /// Whether the cells at `index` of `lhs` and `rhs` are equal.
     ///
