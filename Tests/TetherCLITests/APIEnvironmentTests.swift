@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherAPIs
 import TetherHTTP
+import TetherJSON
 import TetherServer
 
 @testable import TetherCLI
@@ -145,6 +146,25 @@ import TetherServer
         let third = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
         #expect(third.embeddedServer != nil)
         await third.stop()
+    }
+
+    @Test func commandsUseAnOfferedServerButOfferNone() async throws {
+        let sandbox = try APISandbox()
+        let recordFile = SharedEmbeddedServer.recordFile(for: sandbox.databaseFile)
+        // A command on its own: its server is not offered.
+        let alone = await sandbox.run("notes", "add", "--title", "Alone")
+        #expect(alone.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: recordFile.path))
+        // While a long-running environment offers its server, a command's note lands in that server's data.
+        let app = try await APIEnvironment.start(APIOptions(), variables: sandbox.variables)
+        let server = try #require(app.embeddedServer)
+        let added = await sandbox.run("notes", "add", "--title", "Through the app", "--json")
+        #expect(added.status == 0)
+        let id = try #require(try JSONParser().parse(Array(added.stdout.utf8))["id"].number?.int)
+        let notes = try #require(server.database.json["notes"].array)
+        #expect(notes.contains { $0["id"].number?.int == id && $0["title"].string == "Through the app" })
+        #expect(notes.contains { $0["title"].string == "Alone" })
+        await app.stop()
     }
 
     @Test func aRecordLeftBehindIsIgnored() async throws {

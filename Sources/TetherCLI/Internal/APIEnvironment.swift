@@ -19,9 +19,10 @@ import TetherServer
 ///   server keeps its writes in `$XDG_DATA_HOME/tether/embedded-db.json` (`~/.local/share/tether/…` when
 ///   `XDG_DATA_HOME` is unset or relative), so a note added by one run is there in the next; the file is written
 ///   on the first write, from the built-in data set (whose photo URLs then point at `http://127.0.0.1:3000`,
-///   where `tether serve` listens). `TETHER_EPHEMERAL=1` keeps the writes in memory instead. While one process
-///   runs an embedded server on the file (the full-screen app, say), other processes use that server instead of
-///   starting their own (see ``SharedEmbeddedServer``), so their writes cannot replace each other's.
+///   where `tether serve` listens). `TETHER_EPHEMERAL=1` keeps the writes in memory instead. While a
+///   long-running process (the full-screen app) serves the file, other processes use its server instead of
+///   starting their own (see ``SharedEmbeddedServer``), so their writes cannot replace each other's. Short runs
+///   (the subcommands) do not offer theirs: two of them at once each write the whole file, and the last one wins.
 /// - Item search: with an application id, Rakuten (``APIOptions/rakutenBase`` or `https://app.rakuten.co.jp`),
 ///   with Rakuten's rate limit and error bodies; without one, the REST server's own Rakuten route (or
 ///   ``APIOptions/rakutenBase``) with the application id `tether-demo` and the same rate limit.
@@ -67,11 +68,14 @@ final class APIEnvironment: Sendable {
     ///
     /// Nothing is sent: an `--api` server that is down shows up on the first request.
     ///
-    /// - Parameter variables: the environment variables (`XDG_DATA_HOME`, `HOME`, `TETHER_EPHEMERAL`).
+    /// - Parameters:
+    ///   - variables: the environment variables (`XDG_DATA_HOME`, `HOME`, `TETHER_EPHEMERAL`).
+    ///   - sharesServer: whether an embedded server started here is offered to other processes until ``stop()``;
+    ///     for long-running processes, whose server outlives the others' requests.
     /// - Throws: ``CLIError/failure(_:)`` when the embedded database file cannot be read (or is not a json-server
     ///   database) or the embedded server cannot listen.
     static func start(
-        _ options: APIOptions, variables: [String: String] = APIEnvironment.variables
+        _ options: APIOptions, variables: [String: String] = APIEnvironment.variables, sharesServer: Bool = true
     ) async throws(CLIError) -> APIEnvironment {
         var embedded: TetherServerApp?
         var sharing: (record: SharedEmbeddedServer, file: URL)?
@@ -90,7 +94,7 @@ final class APIEnvironment: Sendable {
             embedded = server
             apiBase = server.baseURL
             apiDescription = "embedded \(server.baseURL.host ?? "127.0.0.1"):\(server.port)"
-            if let recordFile {
+            if let recordFile, sharesServer {
                 let record = SharedEmbeddedServer(pid: ProcessInfo.processInfo.processIdentifier, port: server.port)
                 record.write(to: recordFile)
                 sharing = (record, recordFile)
@@ -186,7 +190,8 @@ extension APIEnvironment {
     static var variables: [String: String] { boundVariables ?? ProcessInfo.processInfo.environment }
 
     /// Starts an environment for `options`, runs `body` with it, stops it, and returns what `body` returned,
-    /// blocking the calling thread until then.
+    /// blocking the calling thread until then. An embedded server started here is not offered to other processes
+    /// (it lives for one command), but one offered by another process is used.
     ///
     /// For the synchronous commands: call it from the main thread or a thread of your own, never from a thread
     /// of the concurrency pool (the work needs the pool, which has as many threads as cores).
@@ -200,7 +205,7 @@ extension APIEnvironment {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             do throws(CLIError) {
-                let environment = try await start(options, variables: variables)
+                let environment = try await start(options, variables: variables, sharesServer: false)
                 do throws(CLIError) {
                     box.result = .success(try await body(environment))
                 } catch {
