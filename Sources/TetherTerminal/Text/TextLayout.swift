@@ -19,12 +19,34 @@ public enum TextLayout {
     /// give `""`. The text should be one line; lay out multi-line text with ``wrap(_:toColumns:)`` first.
     public static func truncate(_ text: String, toColumns columns: Int, ellipsis: String = "…") -> String {
         guard columns > 0 else { return "" }
-        if drawnColumns(of: text) <= columns { return text }
+        if isPrintableASCII(text), isPrintableASCII(ellipsis) {
+            guard text.utf8.count > columns else { return text }
+            guard ellipsis.utf8.count <= columns else {
+                return String(decoding: text.utf8.prefix(columns), as: UTF8.self)
+            }
+            var kept = String(decoding: text.utf8.prefix(columns - ellipsis.utf8.count), as: UTF8.self)
+            while kept.last == " " { kept.removeLast() }
+            return kept + ellipsis
+        }
+        // One pass that stops at the first character past the limit, remembering where the text fits with the
+        // ellipsis after it.
         let ellipsisColumns = drawnColumns(of: ellipsis)
-        guard ellipsisColumns <= columns else { return prefix(of: text, fitting: columns).text }
-        var kept = prefix(of: text, fitting: columns - ellipsisColumns).text
-        while kept.last == " " { kept.removeLast() }
-        return kept + ellipsis
+        let budget = ellipsisColumns <= columns ? columns - ellipsisColumns : columns
+        var used = 0
+        var fitting = 0  // UTF-8 length of the longest prefix within the budget
+        var offset = 0
+        for character in text {
+            used += drawnColumns(of: character)
+            if used > columns {
+                var kept = String(decoding: text.utf8.prefix(fitting), as: UTF8.self)
+                guard ellipsisColumns <= columns else { return kept }
+                while kept.last == " " { kept.removeLast() }
+                return kept + ellipsis
+            }
+            offset += character.utf8.count
+            if used <= budget { fitting = offset }
+        }
+        return text
     }
 
     /// `spans` cut to at most `columns` columns, the last kept span ending in `ellipsis` when anything was cut.
@@ -94,6 +116,9 @@ public enum TextLayout {
 
     /// The columns a character takes when drawn into a ``ScreenBuffer``: control characters are drawn as spaces.
     static func drawnColumns(of character: Character) -> Int {
+        // Every one-byte character is ASCII and drawn in one column, a control character as a space. Checking the
+        // UTF-8 view is several times faster than `asciiValue`.
+        if character.utf8.count == 1 { return 1 }
         let columns = character.terminalColumns
         if columns == 0, character.isNewline || character == "\t" || character.asciiValue != nil { return 1 }
         return columns
@@ -118,87 +143,64 @@ public enum TextLayout {
         return (String(text[..<end]), used)
     }
 
-    /// Whether a line may break before or after this character without a space: two-column characters.
-    private static func breaksAnywhere(_ character: Character) -> Bool {
-        character.terminalColumns == 2
-    }
-
     /// Greedy word wrap of one paragraph (no newlines inside), appending its lines.
+    ///
+    /// A word is a run of one-column characters between spaces, or a single two-column character; the widths are
+    /// measured once.
     private static func wrap(_ paragraph: Substring, toColumns columns: Int, into lines: inout [String]) {
-        var line = ""
+        let characters = paragraph.map { $0 == "\t" ? " " : $0 }
+        let widths = characters.map { drawnColumns(of: $0) }
+        let count = characters.count
+        func line(_ range: Range<Int>) -> String { String(characters[range]) }
+        var lineStart = 0
+        var lineEnd = 0  // Past the last character of the line, trailing spaces excluded.
         var lineColumns = 0
-        var spaces = 0
-        var startsLine = true
-        for word in words(of: paragraph) {
-            if word.isSpace {
-                spaces += word.columns
+        var hasContent = false
+        var index = 0
+        while index < count {
+            if characters[index] == " " {
+                index += 1
                 continue
             }
-            if lineColumns + spaces + word.columns <= columns {
-                if spaces > 0 { line += String(repeating: " ", count: spaces) }
-                line += word.text
-                lineColumns += spaces + word.columns
-                spaces = 0
-                startsLine = false
-                continue
-            }
-            if !startsLine {
-                lines.append(line)
-                line = ""
-                lineColumns = 0
-            }
-            spaces = 0
-            startsLine = false
-            if word.columns <= columns {
-                line = word.text
-                lineColumns = word.columns
-                continue
-            }
-            // A word wider than the line: break it by columns, the last piece starting the next line.
-            for character in word.text {
-                let width = drawnColumns(of: character)
-                if lineColumns + width > columns, lineColumns > 0 {
-                    lines.append(line)
-                    line = ""
-                    lineColumns = 0
+            // The word starting here, and the spaces before it (one column each).
+            var end = index + 1
+            var wordColumns = widths[index]
+            if widths[index] < 2 {
+                while end < count, characters[end] != " ", widths[end] < 2 {
+                    wordColumns += widths[end]
+                    end += 1
                 }
-                line.append(character)
-                lineColumns += width
             }
+            let gap = index - lineEnd
+            if lineColumns + gap + wordColumns <= columns {
+                lineEnd = end
+                lineColumns += gap + wordColumns
+            } else {
+                if hasContent { lines.append(line(lineStart..<lineEnd)) }
+                lineStart = index
+                lineEnd = end
+                lineColumns = wordColumns
+                if wordColumns > columns {
+                    // A word wider than the line: break it by columns, the last piece starting the next line.
+                    lineColumns = 0
+                    for position in index..<end {
+                        if lineColumns + widths[position] > columns, lineColumns > 0 {
+                            lines.append(line(lineStart..<position))
+                            lineStart = position
+                            lineColumns = 0
+                        }
+                        lineColumns += widths[position]
+                    }
+                }
+            }
+            hasContent = true
+            index = end
         }
-        lines.append(line)
+        lines.append(line(lineStart..<lineEnd))
     }
 
-    private struct Word {
-        var text: String
-        var columns: Int
-        var isSpace: Bool
-    }
-
-    /// The paragraph as runs of spaces, runs of one-column characters, and single two-column characters.
-    private static func words(of paragraph: Substring) -> [Word] {
-        var words: [Word] = []
-        var current = Word(text: "", columns: 0, isSpace: false)
-        func flush() {
-            if !current.text.isEmpty { words.append(current) }
-            current = Word(text: "", columns: 0, isSpace: false)
-        }
-        for character in paragraph {
-            let isSpace = character == " " || character == "\t"
-            let width = drawnColumns(of: character)
-            if breaksAnywhere(character) {
-                flush()
-                words.append(Word(text: String(character), columns: width, isSpace: false))
-                continue
-            }
-            if isSpace != current.isSpace || current.text.isEmpty {
-                flush()
-                current.isSpace = isSpace
-            }
-            current.text.append(isSpace ? " " : character)
-            current.columns += width
-        }
-        flush()
-        return words
+    /// Whether every byte of `text` is printable ASCII: one column per byte.
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F })
     }
 }

@@ -106,10 +106,12 @@ public struct ListView: Sendable, Hashable {
         highlight: TextStyle = TextStyle(attributes: .reverse), showsScrollbar: Bool = true,
         row: (_ index: Int, _ isSelected: Bool, _ width: Int) -> [[Span]]
     ) {
-        buffer.fill(rect)
         let rowHeight = max(1, rowHeight)
         let rows = Self.visibleRows(in: rect, rowHeight: rowHeight)
-        guard rows > 0, rect.width > 0, itemCount > 0 else { return }
+        guard rows > 0, rect.width > 0, itemCount > 0 else {
+            buffer.fill(rect)
+            return
+        }
         var state = self
         state.clamp(itemCount: itemCount, visibleRows: rows)
         let hasScrollbar = showsScrollbar && itemCount > rows && rect.width > 1
@@ -119,14 +121,21 @@ public struct ListView: Sendable, Hashable {
             let isSelected = index == state.selectedIndex
             let top = rect.y + (index - state.scrollOffset) * rowHeight
             let lines = row(index, isSelected, width)
-            if isSelected {
-                buffer.fill(Rect(x: rect.x, y: top, width: width, height: rowHeight), style: highlight)
-            }
-            for (offset, line) in lines.prefix(rowHeight).enumerated() {
-                let spans = isSelected ? line.map { Self.highlighted($0, with: highlight) } : line
-                buffer.draw(spans, x: rect.x, y: top + offset, maxColumns: width)
+            let background = isSelected ? highlight : .plain
+            for offset in 0..<rowHeight {
+                // Each cell is written once: the spans, then the rest of the line in the row's background.
+                var drawn = 0
+                if offset < lines.count {
+                    let spans = isSelected ? lines[offset].map { Self.highlighted($0, with: highlight) } : lines[offset]
+                    drawn = buffer.draw(spans, x: rect.x, y: top + offset, maxColumns: width)
+                }
+                buffer.fill(
+                    Rect(x: rect.x + drawn, y: top + offset, width: width - drawn, height: 1), style: background)
             }
         }
+        // Below the last row: the leftover lines, and the empty rows of a short list.
+        let usedHeight = (last - state.scrollOffset) * rowHeight
+        buffer.fill(Rect(x: rect.x, y: rect.y + usedHeight, width: width, height: rect.height - usedHeight))
         if hasScrollbar {
             Scrollbar.draw(
                 into: &buffer, x: rect.maxX - 1, y: rect.y, height: rect.height, total: itemCount, visible: rows,

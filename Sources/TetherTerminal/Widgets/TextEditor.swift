@@ -168,18 +168,29 @@ public struct TextEditor: Sendable, Hashable {
             if isFocused { buffer.cursor = (rect.x, rect.y) }
             return
         }
-        // The cursor's wrapped row and column, counting the wrapped rows of the lines above it.
+        // The wrapped rows of the lines down to the cursor's, each line wrapped once: they give the cursor's row,
+        // and so the top row shown.
+        var wrapped: [[Int]] = []
+        wrapped.reserveCapacity(cursorLine + 1)
         var cursorRow = 0
-        for line in rows[..<cursorLine] { cursorRow += Self.segments(of: line, width: rect.width).count }
-        let cursorSegments = Self.segments(of: rows[cursorLine], width: rect.width)
+        for line in rows[...cursorLine] {
+            let starts = Self.segments(of: line, width: rect.width)
+            wrapped.append(starts)
+            cursorRow += starts.count
+        }
+        let cursorSegments = wrapped[cursorLine]
         let segment = cursorSegments.lastIndex { $0 <= cursorIndex } ?? 0
-        cursorRow += segment
+        cursorRow += segment - cursorSegments.count
         let cursorX = Self.columns(of: rows[cursorLine][cursorSegments[segment]..<cursorIndex])
         let top = max(0, cursorRow - rect.height + 1)
 
         var row = 0
-        lines: for line in rows {
-            let starts = Self.segments(of: line, width: rect.width)
+        lines: for (lineIndex, line) in rows.enumerated() {
+            let starts = lineIndex < wrapped.count ? wrapped[lineIndex] : Self.segments(of: line, width: rect.width)
+            if row + starts.count <= top {
+                row += starts.count
+                continue
+            }
             for (index, start) in starts.enumerated() {
                 defer { row += 1 }
                 if row < top { continue }
