@@ -199,4 +199,18 @@ import TetherTerminal
         #expect(buffer.text(ofRow: 1).hasPrefix("*"))
         #expect(list.selectedIndex == 9)
     }
+
+    @Test func drawingReplacesWhateverWasInTheRect() {
+        var buffer = ScreenBuffer(width: 8, height: 5)
+        for y in 0..<5 { buffer.draw("########", x: 0, y: y, style: TextStyle(attributes: .underline)) }
+        let list = ListView()
+        list.draw(into: &buffer, in: Rect(x: 1, y: 0, width: 6, height: 4), itemCount: 1, rowHeight: 2) { _, _, _ in
+            [[Span("名前")]]
+        }
+        #expect(buffer.text == "#名前  #\n#      #\n#      #\n#      #\n########")
+        #expect(buffer[5, 0].style == TextStyle(attributes: .reverse))
+        #expect(buffer[5, 1].style == TextStyle(attributes: .reverse))
+        #expect(buffer[1, 2].style == .plain)
+        #expect(buffer[0, 0].style == TextStyle(attributes: .underline))
+    }
 }
