@@ -95,12 +95,16 @@ import TetherTerminal
 
     @Test func breaksJapaneseBetweenAnyCharacters() {
         let lines = TextLayout.wrap("高性能ノートパソコン、軽量で持ち運びに便利です。", toColumns: 10)
-        #expect(lines == ["高性能ノー", "トパソコン", "、軽量で持", "ち運びに便", "利です。"])
+        // No line starts with 、 or ー: they stay with the character before them.
+        #expect(lines == ["高性能ノー", "トパソコ", "ン、軽量で", "持ち運びに", "便利です。"])
+        // Opening brackets stay with the character after them, closing ones with the one before.
+        #expect(TextLayout.wrap("「ノートパソコン」（税込）", toColumns: 6) == ["「ノー", "トパソ", "コン」", "（税", "込）"])
         // Odd widths: a wide character never splits, so lines can be a column short.
         let odd = TextLayout.wrap("ノートパソコン", toColumns: 5)
         #expect(odd == ["ノー", "トパ", "ソコ", "ン"])
         // Mixed text breaks at spaces and around wide characters.
-        #expect(TextLayout.wrap("iPhone用ケース black", toColumns: 10) == ["iPhone用ケ", "ース black"])
+        #expect(TextLayout.wrap("iPhone用ケース black", toColumns: 10) == ["iPhone用", "ケース", "black"])
+        #expect(TextLayout.wrap("iPhone用ケース black", toColumns: 12) == ["iPhone用ケー", "ス black"])
     }
 
     @Test func wideCharactersAtWidthOneGetALineEach() {

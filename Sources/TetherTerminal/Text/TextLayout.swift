@@ -98,7 +98,8 @@ public enum TextLayout {
     /// - Hard newlines (`\n`, `\r\n`, `\r`) always break, and an empty paragraph is an empty line, so
     ///   `"a\n\nb"` gives `["a", "", "b"]` and `""` gives `[""]`.
     /// - A line may break between any two characters when either is two columns wide, so Japanese text without
-    ///   spaces fills each line; a word longer than the width is broken by columns.
+    ///   spaces fills each line, except before closing punctuation and small kana (`、。」ーっ`) and after opening
+    ///   brackets (`「（`), which stay with their neighbour; a word longer than the width is broken by columns.
     /// - A two-column character is never split. At a width of 1, it gets a line of its own, one column over (the
     ///   screen buffer draws it as a space).
     ///
@@ -162,15 +163,22 @@ public enum TextLayout {
                 index += 1
                 continue
             }
-            // The word starting here, and the spaces before it (one column each).
-            var end = index + 1
-            var wordColumns = widths[index]
-            if widths[index] < 2 {
-                while end < count, characters[end] != " ", widths[end] < 2 {
-                    wordColumns += widths[end]
-                    end += 1
+            // The word starting here, and the spaces before it (one column each). Japanese line-breaking rules
+            // glue closing punctuation to the unit before it and opening brackets to the unit after them.
+            func unitEnd(from start: Int) -> Int {
+                var end = start + 1
+                if widths[start] < 2 {
+                    while end < count, characters[end] != " ", widths[end] < 2 { end += 1 }
                 }
+                return end
             }
+            var end = unitEnd(from: index)
+            while end < count, characters[end] != " ",
+                Self.noBreakBefore.contains(characters[end]) || Self.noBreakAfter.contains(characters[end - 1])
+            {
+                end = unitEnd(from: end)
+            }
+            let wordColumns = widths[index..<end].reduce(0, +)
             let gap = index - lineEnd
             if lineColumns + gap + wordColumns <= columns {
                 lineEnd = end
@@ -198,6 +206,19 @@ public enum TextLayout {
         }
         lines.append(line(lineStart..<lineEnd))
     }
+
+    /// Characters a line must not start with (kinsoku): closing brackets, punctuation, the prolonged sound mark,
+    /// small kana and iteration marks.
+    private static let noBreakBefore: Set<Character> = [
+        "、", "。", "，", "．", "・", "：", "；", "？", "！", "ー", "」", "』", "）", "］", "｝", "〕", "〉", "》", "】",
+        "〙", "〗", "ぁ", "ぃ", "ぅ", "ぇ", "ぉ", "っ", "ゃ", "ゅ", "ょ", "ゎ", "ァ", "ィ", "ゥ", "ェ", "ォ", "ッ", "ャ",
+        "ュ", "ョ", "ヮ", "ヵ", "ヶ", "々", "ゝ", "ゞ", "ヽ", "ヾ", ",", ".", ":", ";", "!", "?", ")", "]", "}",
+    ]
+
+    /// Characters a line must not end with: opening brackets.
+    private static let noBreakAfter: Set<Character> = [
+        "「", "『", "（", "［", "｛", "〔", "〈", "《", "【", "〘", "〖", "(", "[", "{",
+    ]
 
     /// Whether every byte of `text` is printable ASCII: one column per byte.
     private static func isPrintableASCII(_ text: String) -> Bool {
