@@ -22,6 +22,8 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
 
     let transport: any HTTPTransport
+    /// The transport when it is a ``URLSessionTransport``, which enforces deadlines itself.
+    let urlSessionTransport: URLSessionTransport?
     let rateLimiter: RateLimiter
     let coalescer = RequestCoalescer<CoalescingKey, Exchange>()
     let redaction: Redaction
@@ -33,6 +35,7 @@ public final class HTTPClient: Sendable {
         transport =
             configuration.transport
             ?? URLSessionTransport(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+        urlSessionTransport = transport as? URLSessionTransport
         rateLimiter = RateLimiter(limits: configuration.rateLimits)
         redaction = Redaction(queryItems: configuration.redactedQueryItems)
     }

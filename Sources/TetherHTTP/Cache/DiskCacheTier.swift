@@ -92,11 +92,15 @@ final class DiskCacheTier: Sendable {
     }
 
     /// Writes `record` as the entry for its key, then evicts down to the limit; returns whether it was written.
+    ///
+    /// `shouldWrite` is asked under the tier's lock, just before the write; when it says no, nothing is written
+    /// (``DiskCacheWriter`` uses it so that a queued write superseded by a later removal never lands).
     @discardableResult
-    func save(_ record: CacheEntryCodec.Record) -> Bool {
+    func save(_ record: CacheEntryCodec.Record, if shouldWrite: () -> Bool = { true }) -> Bool {
         let bytes = CacheEntryCodec.encode(record)
         let name = CacheKey.fileName(for: record.key)
         return state.withLock { state in
+            guard shouldWrite() else { return false }
             guard bytes.count <= sizeLimit else {
                 state.files.removeValue(for: name)
                 unlink(path + "/" + name)

@@ -22,16 +22,20 @@ import Synchronization
 /// opt-in heuristic freshness and a fixed time-to-live for APIs that send neither freshness nor validators.
 ///
 /// One entry is kept per URL: a response that varies differently replaces the one stored. Entries go to both
-/// tiers; a disk hit is copied into memory.
+/// tiers; a disk hit is copied into memory. The responses the client stores reach the disk through a serial
+/// background writer, so no request waits for a file write and its `fsync`; until an entry is on disk, reads are
+/// served from the writer's queue, and removals supersede queued writes of the same URL (``flush()`` waits for the
+/// queue, for example before another process opens the directory).
 ///
 /// - Thread safety: `Sendable`; every method may be called from any thread or task. The memory tier sits behind
 ///   one `Mutex` held only for dictionary-sized work; the disk tier serialises its file I/O behind its own.
-///   Calls are synchronous and may do disk I/O: call them from background tasks, not from the main actor.
+///   Calls are synchronous and may do disk I/O (reads, removals, ``flush()``): call them from background tasks,
+///   not from the main actor.
 public final class HTTPCache: Sendable {
     public let configuration: Configuration
 
     private let memory: Mutex<MemoryCacheTier>
-    private let disk: DiskCacheTier?
+    private let disk: DiskCacheWriter?
     private let diskOpeningError: String?
 
     /// A cache with `configuration`, creating its directory (mode 0700) when one is set.
@@ -43,7 +47,8 @@ public final class HTTPCache: Sendable {
         memory = Mutex(MemoryCacheTier(costLimit: configuration.memoryCostLimit))
         if let directory = configuration.directory {
             do {
-                disk = try DiskCacheTier(directory: directory, sizeLimit: configuration.diskSizeLimit)
+                disk = DiskCacheWriter(
+                    tier: try DiskCacheTier(directory: directory, sizeLimit: configuration.diskSizeLimit))
                 diskOpeningError = nil
             } catch {
                 disk = nil
@@ -56,8 +61,9 @@ public final class HTTPCache: Sendable {
     }
 
     /// Why the disk tier is off, or why its latest write failed (cleared by the next successful one); `nil` when all
-    /// is well or there is no directory.
-    public var diskError: String? { diskOpeningError ?? disk?.lastError }
+    /// is well or there is no directory. Writes made for the client land in the background: ``flush()`` first to
+    /// see their outcome.
+    public var diskError: String? { diskOpeningError ?? disk?.tier.lastError }
 
     /// Whether a disk tier is in use.
     public var hasDiskTier: Bool { disk != nil }
@@ -65,8 +71,21 @@ public final class HTTPCache: Sendable {
     /// The memory tier's current cost in bytes (body bytes plus a header estimate per entry).
     public var memoryCost: Int { memory.withLock { $0.cost } }
 
-    /// The disk tier's current size in bytes of entry files; `0` without a disk tier.
-    public var diskSize: Int { disk?.size ?? 0 }
+    /// The disk tier's current size in bytes of entry files (writes still queued not counted); `0` without a disk
+    /// tier.
+    public var diskSize: Int { disk?.tier.size ?? 0 }
+
+    /// Blocks until every disk write queued so far has landed or failed; returns at once without a disk tier.
+    ///
+    /// Responses the client stores are written to disk by a background queue, off the request path (a write
+    /// includes an `fsync`). Reads never need this: a queued entry is served from the queue until it is on disk.
+    /// Call it before handing the directory to another ``HTTPCache`` or process, at shutdown, and in tests.
+    /// Do not call it from the main actor when writes may be queued: it waits for their I/O.
+    ///
+    /// - Complexity: the queued writes' I/O.
+    public func flush() {
+        disk?.flush()
+    }
 
     /// Removes every stored response from both tiers, deleting the entry files.
     public func removeAll() {
@@ -106,11 +125,16 @@ public final class HTTPCache: Sendable {
     /// its URL; returns whether it was stored.
     ///
     /// Hop-by-hop header fields are dropped first. A successful (2xx) response that may not be stored removes the
-    /// entry for its URL, which it supersedes. `response.url` must be the request's URL.
+    /// entry for its URL, which it supersedes. `response.url` must be the request's URL. With
+    /// `writesInBackground` (what the client uses), the disk write is queued (``DiskCacheWriter``) and counts as
+    /// stored; otherwise it happens before returning.
     ///
-    /// - Complexity: O(h) header work, O(1) memory work plus evictions, and a file write with a disk tier.
+    /// - Complexity: O(h) header work, O(1) memory work plus evictions, and a file write with a disk tier (on
+    ///   the writer's queue with `writesInBackground`).
     @discardableResult
-    func store(_ response: CachedResponse, method: HTTPMethod, requestHeaders: HTTPHeaders) -> Bool {
+    func store(
+        _ response: CachedResponse, method: HTTPMethod, requestHeaders: HTTPHeaders, writesInBackground: Bool = false
+    ) -> Bool {
         var response = response
         response.headers = StoredHeaders.storable(response.headers)
         let key = CacheKey.key(for: response.url)
@@ -124,9 +148,13 @@ public final class HTTPCache: Sendable {
             return false
         }
         let keptInMemory = memory.withLock { $0.isEnabled && $0.insert(entry) }
-        let keptOnDisk =
-            disk?.save(CacheEntryCodec.Record(key: key, response: response, varyFields: entry.varyFields)) ?? false
-        return keptInMemory || keptOnDisk
+        guard let disk else { return keptInMemory }
+        let record = CacheEntryCodec.Record(key: key, response: response, varyFields: entry.varyFields)
+        if writesInBackground {
+            disk.enqueue(record)
+            return true
+        }
+        return disk.write(record) || keptInMemory
     }
 
     /// Merges a 304 (Not Modified) into `stored` (RFC 9111 §3.2, §4.3.4), stores the result and returns it for the
@@ -139,13 +167,13 @@ public final class HTTPCache: Sendable {
     /// and the merged response is still returned.
     func refresh(
         _ stored: CachedResponse, with notModified: HTTPHeaders, method: HTTPMethod, requestHeaders: HTTPHeaders,
-        requestTime: Date, responseTime: Date
+        requestTime: Date, responseTime: Date, writesInBackground: Bool = false
     ) -> CachedResponse {
         var merged = stored
         merged.headers = StoredHeaders.merging(stored.headers, with: notModified)
         merged.requestTime = requestTime
         merged.responseTime = responseTime
-        store(merged, method: .get, requestHeaders: requestHeaders)
+        store(merged, method: .get, requestHeaders: requestHeaders, writesInBackground: writesInBackground)
         return merged
     }
 
@@ -168,6 +196,9 @@ public final class HTTPCache: Sendable {
     }
 
     // MARK: - Internals
+
+    /// The disk tier's background writer, for tests.
+    var diskWriter: DiskCacheWriter? { disk }
 
     /// The memory tier's count and order, least recently used first, for tests.
     var memoryKeysOldestFirst: [String] { memory.withLock { $0.keysOldestFirst } }

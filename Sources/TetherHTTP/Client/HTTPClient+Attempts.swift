@@ -7,9 +7,12 @@ extension HTTPClient {
     /// attempt's deadline and follows redirects. A failed attempt is retried as ``RetryPolicy`` and the
     /// interceptors decide. The last response is returned even when its status is a failure (validation comes
     /// later); errors are thrown.
+    ///
+    /// `progressOfShared`, for a transfer shared by coalesced callers, learns each attempt as it starts, so a caller
+    /// that stops waiting reports the attempts made.
     func sendAttempts(
         _ prepared: TransportRequest, policy: RetryPolicy, summary: RequestSummary, deadlines: Deadlines,
-        progress: (@Sendable (TransferProgress) -> Void)?
+        progress: (@Sendable (TransferProgress) -> Void)?, progressOfShared: SharedProgress? = nil
     ) async throws(HTTPError) -> Exchange {
         var attempt = 0
         var statuses: [Int?] = []
@@ -46,11 +49,19 @@ extension HTTPClient {
             wire.timeout = limit
             notify(.started(summary, attempt: attempt))
 
+            progressOfShared?.attemptStarted(attempt)
             let attemptStart = ContinuousClock.now
             let outcome: Result<TransportResponse, HTTPError>
             do {
-                let request = wire
-                let response = try await withDeadline(limit) { try await self.followRedirects(request, progress) }
+                let response: TransportResponse
+                if urlSessionTransport != nil {
+                    response = try await followRedirects(wire, progress, deadline: attemptStart + limit)
+                } else {
+                    let request = wire
+                    response = try await withDeadline(limit) {
+                        try await self.followRedirects(request, progress, deadline: nil)
+                    }
+                }
                 outcome = .success(response)
             } catch {
                 outcome = .failure(classify(error, timeout: timeout, summary: summary, attempts: attempt))
@@ -98,7 +109,11 @@ extension HTTPClient {
                     }
                 }
             }
-            if let wait = delay, let remaining = deadlines.remaining, wait >= remaining { delay = nil }
+            var outOfTime = false
+            if let wait = delay, let remaining = deadlines.remaining, wait >= remaining {
+                delay = nil
+                outOfTime = true
+            }
             guard let delay else {
                 switch outcome {
                 case .success(let response):
@@ -106,6 +121,11 @@ extension HTTPClient {
                         response: response, source: .network, attempts: attempt, attemptDurations: durations,
                         rateLimitWait: rateLimitWait)
                 case .failure(let error):
+                    // A timed-out attempt that would have been retried but for the total deadline: that deadline
+                    // is what ended the request (the attempt can end after it on a loaded machine).
+                    if outOfTime, case .timeout(.request) = error.kind, let total = deadlines.total {
+                        throw HTTPError(.timeout(.total(total)), request: summary, attempts: attempt)
+                    }
                     throw error
                 }
             }
@@ -121,13 +141,22 @@ extension HTTPClient {
     }
 
     /// One attempt's transfers: the request and the redirects it leads to.
+    ///
+    /// With a `deadline`, the transport (a ``URLSessionTransport``) enforces it on each transfer and throws
+    /// ``DeadlineExceeded``; without one, the caller enforces it (``withDeadline(_:operation:)``).
     func followRedirects(
-        _ request: TransportRequest, _ progress: (@Sendable (TransferProgress) -> Void)?
+        _ request: TransportRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
+        deadline: ContinuousClock.Instant?
     ) async throws -> TransportResponse {
         var current = request
         var redirects = 0
         while true {
-            let response = try await transport.send(current, progress: progress)
+            let response: TransportResponse
+            if let deadline, let urlSessionTransport {
+                response = try await urlSessionTransport.send(current, progress: progress, deadline: deadline)
+            } else {
+                response = try await transport.send(current, progress: progress)
+            }
             let code = response.status.code
             guard [301, 302, 303, 307, 308].contains(code), let location = response.headers["Location"],
                 let next = URL(string: location, relativeTo: current.url)?.absoluteURL,

@@ -52,10 +52,11 @@ extension HTTPClient {
         _ prepared: TransportRequest, stored: CachedResponse?, policy: RetryPolicy, summary: RequestSummary,
         deadlines: Deadlines, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(HTTPError) -> Exchange {
-        let work: @Sendable () async throws -> Exchange = { [self] in
+        let work: @Sendable (SharedProgress?) async throws -> Exchange = { [self] shared in
             let requestTime = Date()
             var exchange = try await sendAttempts(
-                prepared, policy: policy, summary: summary, deadlines: deadlines, progress: progress)
+                prepared, policy: policy, summary: summary, deadlines: deadlines, progress: progress,
+                progressOfShared: shared)
             guard let cache = configuration.cache, prepared.method == .get || prepared.method == .head else {
                 return exchange
             }
@@ -64,7 +65,7 @@ extension HTTPClient {
             if response.status.code == 304, let stored {
                 let merged = cache.refresh(
                     stored, with: response.headers, method: prepared.method, requestHeaders: prepared.headers,
-                    requestTime: requestTime, responseTime: responseTime)
+                    requestTime: requestTime, responseTime: responseTime, writesInBackground: true)
                 exchange.response = TransportResponse(
                     status: HTTPStatus(code: merged.status), headers: merged.headers, body: merged.body,
                     url: response.url)
@@ -74,19 +75,21 @@ extension HTTPClient {
                     CachedResponse(
                         status: response.status.code, headers: response.headers, body: response.body,
                         url: prepared.url, requestTime: requestTime, responseTime: responseTime),
-                    method: prepared.method, requestHeaders: prepared.headers)
+                    method: prepared.method, requestHeaders: prepared.headers, writesInBackground: true)
             }
             return exchange
         }
         guard configuration.coalescesRequests, prepared.method == .get || prepared.method == .head,
             prepared.body == nil
         else {
-            do { return try await work() } catch { throw error as! HTTPError }
+            do { return try await work(nil) } catch { throw error as! HTTPError }
         }
         do {
-            return try await coalescer.value(for: CoalescingKey(prepared), work: work)
+            return try await coalescer.value(for: CoalescingKey(prepared)) { shared in try await work(shared) }
         } catch let error as HTTPError {
             throw error
+        } catch let error as CoalescedCancellation {
+            throw HTTPError(.cancelled, request: summary, attempts: error.attempts)
         } catch {
             throw HTTPError(.cancelled, request: summary)
         }

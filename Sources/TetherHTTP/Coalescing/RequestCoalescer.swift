@@ -2,12 +2,18 @@ import Synchronization
 
 /// Shares one transfer between concurrent identical requests.
 ///
-/// The first caller for a key starts the work in a task of its own; later callers with the same key wait for the
-/// same result. A caller that is cancelled stops waiting at once (and gets `CancellationError`) without
-/// disturbing the others; when the last waiter is cancelled, the work is cancelled too.
+/// The first caller for a key starts the work in a task of its own, started at once on the caller's thread
+/// (`Task.immediate`, so the work runs up to its first suspension without a hop to another thread); later callers
+/// with the same key wait for the same result. A caller that is cancelled stops waiting at once (and gets
+/// ``CoalescedCancellation``, with the attempts the work had started) without disturbing the others; when the last
+/// waiter is cancelled, the work is cancelled too.
+///
+/// Thread safety: any number of tasks may call ``value(for:work:)`` at once; the state is one `Mutex`, never held
+/// while the work runs or a waiter is resumed.
 final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let generation: UInt64
+        let progress: SharedProgress
         var task: Task<Void, Never>?
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
     }
@@ -21,14 +27,25 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         var cancelled: Set<UInt64> = []
     }
 
+    /// What a caller does once registered.
+    private enum Registration {
+        case cancelled
+        case joined
+        case start(SharedProgress)
+    }
+
     private let state = Mutex(State())
 
     /// The number of keys with work in flight (for tests).
     var inFlight: Int { state.withLock { $0.entries.count } }
 
     /// Returns the result of `work` for `key`, started now or already running for another caller.
+    ///
+    /// `work` gets the progress object of the shared transfer, to record the attempts it starts.
+    ///
+    /// - Throws: what `work` throws, or ``CoalescedCancellation`` when the calling task is cancelled first.
     func value(
-        for key: Key, work: @escaping @Sendable () async throws -> Value
+        for key: Key, work: @escaping @Sendable (SharedProgress) async throws -> Value
     ) async throws -> Value {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
@@ -37,28 +54,51 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let cancelled = state.withLock { state -> Bool in
+                let registration = state.withLock { state -> Registration in
                     state.pending.remove(id)
-                    if state.cancelled.remove(id) != nil { return true }
+                    if state.cancelled.remove(id) != nil { return .cancelled }
                     if state.entries[key] != nil {
                         state.entries[key]!.waiters[id] = continuation
-                        return false
+                        return .joined
                     }
-                    var entry = Entry(generation: id)
+                    let progress = SharedProgress()
+                    var entry = Entry(generation: id, progress: progress)
                     entry.waiters[id] = continuation
-                    entry.task = Task { [weak self] in
-                        let result: Result<Value, any Error>
-                        do { result = .success(try await work()) } catch { result = .failure(error) }
-                        self?.finish(key, generation: id, with: result)
-                    }
                     state.entries[key] = entry
-                    return false
+                    return .start(progress)
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                switch registration {
+                case .cancelled:
+                    continuation.resume(throwing: CoalescedCancellation(attempts: 0))
+                case .joined:
+                    break
+                case .start(let progress):
+                    start(key, generation: id, progress: progress, work: work)
+                }
             }
         } onCancel: {
             cancel(id, key: key)
         }
+    }
+
+    /// Runs the work for a new entry, then hands its task to the entry (or cancels it when every waiter left
+    /// meanwhile).
+    private func start(
+        _ key: Key, generation: UInt64, progress: SharedProgress,
+        work: @escaping @Sendable (SharedProgress) async throws -> Value
+    ) {
+        let task = Task.immediate { [weak self] in
+            let result: Result<Value, any Error>
+            do { result = .success(try await work(progress)) } catch { result = .failure(error) }
+            self?.finish(key, generation: generation, with: result)
+        }
+        let abandoned = state.withLock { state -> Bool in
+            guard state.entries[key]?.generation == generation else { return true }
+            state.entries[key]!.task = task
+            return false
+        }
+        // Finished already (harmless to cancel), or every waiter was cancelled before the task was stored.
+        if abandoned { task.cancel() }
     }
 
     private func finish(_ key: Key, generation: UInt64, with result: Result<Value, any Error>) {
@@ -71,18 +111,39 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     private func cancel(_ id: UInt64, key: Key) {
-        let (waiter, task) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
+        let (waiter, task, attempts) = state.withLock {
+            state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?, Int) in
             guard let waiter = state.entries[key]?.waiters.removeValue(forKey: id) else {
                 // Not registered yet: it will see the mark. Otherwise it already has its result.
                 if state.pending.remove(id) != nil { state.cancelled.insert(id) }
-                return (nil, nil)
+                return (nil, nil, 0)
             }
+            let attempts = state.entries[key]?.progress.attempts ?? 0
             if state.entries[key]?.waiters.isEmpty == true {
-                return (waiter, state.entries.removeValue(forKey: key)?.task)
+                return (waiter, state.entries.removeValue(forKey: key)?.task, attempts)
             }
-            return (waiter, nil)
+            return (waiter, nil, attempts)
         }
         task?.cancel()
-        waiter?.resume(throwing: CancellationError())
+        waiter?.resume(throwing: CoalescedCancellation(attempts: attempts))
     }
+}
+
+/// What a shared transfer has done so far, for the callers that stop waiting before it ends.
+final class SharedProgress: Sendable {
+    private let started = Atomic<Int>(0)
+
+    /// The attempts started so far.
+    var attempts: Int { started.load(ordering: .relaxed) }
+
+    /// Records that attempt number `attempt` (from 1) has started.
+    func attemptStarted(_ attempt: Int) {
+        started.store(attempt, ordering: .relaxed)
+    }
+}
+
+/// Thrown by ``RequestCoalescer/value(for:work:)`` to a caller cancelled before the shared work ended.
+struct CoalescedCancellation: Error {
+    /// The attempts the shared work had started when the caller stopped waiting.
+    let attempts: Int
 }

@@ -24,15 +24,16 @@ struct DeadlineExceeded: Error {}
 
 /// Runs `operation`, cancelling it and throwing ``DeadlineExceeded`` if it has not finished within `limit`.
 ///
-/// The operation runs in a task of its own, which the shared ``DeadlineMonitor`` cancels when the limit passes;
-/// cancelling the caller cancels it too. One monitor thread watches every request in flight, so a request costs a
-/// heap insertion and removal rather than a timer of its own (arming a timer per request was the largest part of
-/// the client's overhead).
+/// For transports that cannot enforce a deadline themselves (``URLSessionTransport`` does, see
+/// ``HTTPClient/followRedirects(_:_:deadline:)``): the operation runs in a task of its own, started at once on the
+/// calling thread (`Task.immediate`), which the shared ``DeadlineMonitor`` cancels when the limit passes; cancelling
+/// the caller cancels it too. One monitor thread watches every request in flight, so a request costs a heap
+/// insertion and removal rather than a timer of its own.
 func withDeadline<Value: Sendable>(
     _ limit: Duration, operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
     let expired = Atomic<Bool>(false)
-    let task = Task { try await operation() }
+    let task = Task.immediate { try await operation() }
     let token = DeadlineMonitor.shared.schedule(at: ContinuousClock.now + limit) {
         expired.store(true, ordering: .sequentiallyConsistent)
         task.cancel()

@@ -26,18 +26,29 @@ enum URLBuilder {
         } else {
             throw RequestProblem("'\(path)' is not an absolute URL and the client has no base URL")
         }
-        if let bad = base.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            throw RequestProblem(
-                "the path contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
+        // One pass over the bytes finds control characters and what needs encoding (UTF-8 bytes below 0x80 are
+        // ASCII characters, so this matches a pass over the scalars).
+        var needsEncoding = false
+        for byte in base.utf8 {
+            if byte < 0x20 || byte == 0x7F {
+                throw RequestProblem(
+                    "the path contains the control character U+\(String(byte, radix: 16, uppercase: true))")
+            }
+            if byte == 0x20 || byte >= 0x80 { needsEncoding = true }
         }
         // Spaces and non-ASCII characters in the path are percent-encoded as UTF-8; existing escapes are kept.
-        var text = ""
-        for scalar in base.unicodeScalars {
-            if scalar.value == 0x20 || scalar.value > 0x7F {
-                text += PercentEncoding.encode(String(scalar))
-            } else {
-                text.unicodeScalars.append(scalar)
+        var text: String
+        if needsEncoding {
+            text = ""
+            for scalar in base.unicodeScalars {
+                if scalar.value == 0x20 || scalar.value > 0x7F {
+                    text += PercentEncoding.encode(String(scalar))
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
             }
+        } else {
+            text = base
         }
         if !query.isEmpty {
             var encoded = ""

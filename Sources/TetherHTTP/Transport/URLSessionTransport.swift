@@ -10,9 +10,13 @@ import Synchronization
 /// The default transport: Foundation's `URLSession`, with its cache, cookies and redirects turned off (the client
 /// does those itself, the same way on every platform).
 ///
-/// Responses stream through the session delegate, so a body larger than the request's maximum size is stopped as
-/// soon as the limit is crossed (or at once when `Content-Length` says so), and progress is reported as bytes
-/// arrive.
+/// When progress is asked for, responses stream through the session delegate, so a body larger than the
+/// request's maximum size is stopped as soon as the limit is crossed (or at once when `Content-Length` says so),
+/// and progress is reported as bytes arrive. Otherwise the session's completion-handler path is used, which costs
+/// less per request, and the size limit is checked on the whole body. The client's per-attempt deadline is enforced
+/// here by cancelling the data task (see ``HTTPClient``), so no task is created per attempt.
+///
+/// On Linux, a 3xx response that is not redirected (no `Location`) arrives with an empty body.
 ///
 /// Thread safety: one transport serves any number of concurrent requests.
 public final class URLSessionTransport: HTTPTransport {
@@ -48,7 +52,50 @@ public final class URLSessionTransport: HTTPTransport {
     public func send(
         _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> TransportResponse {
+        try await send(request, progress: progress, deadline: nil)
+    }
+
+    /// Sends `request`, cancelling the data task itself when `deadline` passes first and then throwing
+    /// ``DeadlineExceeded``: the client's deadline without a task of its own per attempt.
+    ///
+    /// The deadline is watched by the shared ``DeadlineMonitor``; cancelling the calling task cancels the data task
+    /// too. Without `progress` the session's completion-handler path is used (no hop to the delegate queue per
+    /// callback), and the size limit is checked on the body once it has arrived.
+    func send(
+        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> TransportResponse {
         try Task.checkCancellation()
+        let urlRequest = Self.urlRequest(for: request)
+        let transfer = Transfer(request: request, progress: progress)
+        let task: URLSessionDataTask
+        if progress == nil {
+            task = session.dataTask(with: urlRequest) { body, response, error in
+                transfer.complete(body: body, response: response, error: error)
+            }
+        } else {
+            task = session.dataTask(with: urlRequest)
+            delegate.register(transfer, for: task)
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<TransportResponse, any Error>) in
+                transfer.start(continuation)
+                if let deadline {
+                    transfer.watch(
+                        DeadlineMonitor.shared.schedule(at: deadline) {
+                            transfer.expire()
+                            task.cancel()
+                        })
+                }
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private static func urlRequest(for request: TransportRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
@@ -58,37 +105,7 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.timeoutInterval = max(1, seconds.rounded(.up) + 1)
         for (name, value) in request.headers { urlRequest.addValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
-        if progress == nil {
-            return try await sendBuffered(urlRequest, request: request)
-        }
-        let task = session.dataTask(with: urlRequest)
-        let transfer = Transfer(request: request, progress: progress)
-        delegate.register(transfer, for: task)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                transfer.start(continuation)
-                task.resume()
-            }
-        } onCancel: {
-            task.cancel()
-        }
-    }
-}
-
-extension URLSessionTransport {
-    /// Without progress to report: URLSession's own buffered path, which avoids a hop to the delegate queue per
-    /// callback. The size limit is then checked on the announced length and on the body once it has arrived.
-    private func sendBuffered(_ urlRequest: URLRequest, request: TransportRequest) async throws -> TransportResponse {
-        let (body, response) = try await session.data(for: urlRequest)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        if body.count > request.maximumResponseSize {
-            throw HTTPError(
-                .responseTooLarge(limit: request.maximumResponseSize), request: RequestSummary(method: .get, url: ""))
-        }
-        return TransportResponse(
-            status: HTTPStatus(code: http.statusCode), headers: HTTPHeaders(http), body: body,
-            url: http.url ?? request.url)
+        return urlRequest
     }
 }
 
@@ -111,14 +128,19 @@ private final class Transfer: Sendable {
         var body = Data()
         var progress = TransferProgress()
         var tooLarge = false
+        /// The deadline passed and cancelled the data task.
+        var expired = false
+        var deadlineToken: UInt64?
     }
 
     let limit: Int
+    let url: URL
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
     let state: Mutex<State>
 
     init(request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?) {
         limit = request.maximumResponseSize
+        url = request.url
         progressHandler = progress
         var initial = State()
         initial.progress.totalBytesToSend = request.body?.count
@@ -127,6 +149,21 @@ private final class Transfer: Sendable {
 
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
         state.withLock { $0.continuation = continuation }
+    }
+
+    /// Keeps the deadline's token, to cancel it once the transfer completes; a transfer already complete cancels
+    /// it at once.
+    func watch(_ token: UInt64) {
+        let done = state.withLock { state -> Bool in
+            if state.continuation == nil { return true }
+            state.deadlineToken = token
+            return false
+        }
+        if done { DeadlineMonitor.shared.cancel(token) }
+    }
+
+    func expire() {
+        state.withLock { $0.expired = true }
     }
 
     /// Returns false when the announced length is already over the limit.
@@ -168,29 +205,51 @@ private final class Transfer: Sendable {
         progressHandler?(progress)
     }
 
-    func complete(error: (any Error)?, url: URL?) {
-        let (continuation, result) = state.withLock {
-            state -> (CheckedContinuation<TransportResponse, any Error>?, Result<TransportResponse, any Error>) in
+    /// The completion handler's arguments (the buffered path): the body is checked against the limit here.
+    func complete(body: Data?, response: URLResponse?, error: (any Error)?) {
+        let body = body ?? Data()
+        if error == nil, body.count > limit {
+            state.withLock { $0.tooLarge = true }
+        }
+        finish(error: error, response: response as? HTTPURLResponse, body: body)
+    }
+
+    /// The delegate's completion. `taskResponse` is the task's own response: on Linux a redirect status whose
+    /// redirect is not followed (no `Location`, say) never reaches the delegate's response callback.
+    func complete(error: (any Error)?, taskResponse: HTTPURLResponse?) {
+        let (response, body) = state.withLock { ($0.response ?? taskResponse, $0.body) }
+        finish(error: error, response: response, body: body)
+    }
+
+    private func finish(error: (any Error)?, response: HTTPURLResponse?, body: Data) {
+        let (continuation, token, result) = state.withLock {
+            state -> (
+                CheckedContinuation<TransportResponse, any Error>?, UInt64?, Result<TransportResponse, any Error>
+            ) in
             let continuation = state.continuation
             state.continuation = nil
+            let token = state.deadlineToken
+            state.deadlineToken = nil
+            if state.expired { return (continuation, token, .failure(DeadlineExceeded())) }
             if state.tooLarge {
                 return (
-                    continuation,
+                    continuation, token,
                     .failure(HTTPError(.responseTooLarge(limit: limit), request: RequestSummary(method: .get, url: "")))
                 )
             }
-            if let error { return (continuation, .failure(error)) }
-            guard let response = state.response, let responseURL = response.url ?? url else {
-                return (continuation, .failure(URLError(.badServerResponse)))
+            if let error { return (continuation, token, .failure(error)) }
+            guard let response else {
+                return (continuation, token, .failure(URLError(.badServerResponse)))
             }
             return (
-                continuation,
+                continuation, token,
                 .success(
                     TransportResponse(
-                        status: HTTPStatus(code: response.statusCode), headers: HTTPHeaders(response),
-                        body: state.body, url: responseURL))
+                        status: HTTPStatus(code: response.statusCode), headers: HTTPHeaders(response), body: body,
+                        url: response.url ?? url))
             )
         }
+        if let token { DeadlineMonitor.shared.cancel(token) }
         continuation?.resume(with: result)
     }
 }
@@ -244,6 +303,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        transfer?.complete(error: error, url: task.originalRequest?.url)
+        transfer?.complete(error: error, taskResponse: task.response as? HTTPURLResponse)
     }
 }

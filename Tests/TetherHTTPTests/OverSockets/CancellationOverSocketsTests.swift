@@ -174,11 +174,7 @@ struct CancellationOverSocketsTests {
         #expect(error.attempts == 1)
     }
 
-    @Test(
-        .disabled(
-            "bug: HTTPClient+Cache.swift network(): a cancelled coalesced GET is rethrown as HTTPError(.cancelled) with attempts 0"
-        ))
-    func aCancelledCoalescedRequestCountsItsAttempts() async throws {
+    @Test func aCancelledCoalescedRequestCountsItsAttempts() async throws {
         let error = try #require(try await cancelWhileBackingOff(coalescing: true))
         #expect(error.isCancellation, "\(error)")
         #expect(error.attempts == 1)

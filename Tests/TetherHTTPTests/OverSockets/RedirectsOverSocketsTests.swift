@@ -112,11 +112,7 @@ struct RedirectsOverSocketsTests {
         }
     }
 
-    @Test(
-        .disabled(
-            "bug: URLSessionTransport.swift: on Linux a 302 without Location completes with no response, so the transport throws URLError(.badServerResponse) and the client retries it 3 times as a transport error"
-        ))
-    func aRedirectWithoutLocationIsAStatusFailure() async throws {
+    @Test func aRedirectWithoutLocationIsAStatusFailure() async throws {
         try await withSocketServer(Self.routes) { server in
             let client = HTTPClient(baseURL: server.baseURL)
             let error = try #require(await sendExpectingError(Request<Data>(path: "/no-location"), on: client))
