@@ -19,18 +19,17 @@ public enum TextLayout {
     /// give `""`. The text should be one line; lay out multi-line text with ``wrap(_:toColumns:)`` first.
     public static func truncate(_ text: String, toColumns columns: Int, ellipsis: String = "…") -> String {
         guard columns > 0 else { return "" }
-        if isPrintableASCII(text), isPrintableASCII(ellipsis) {
+        let ellipsisColumns = drawnColumns(of: ellipsis)
+        if isPrintableASCII(text) {
+            // One column per byte.
             guard text.utf8.count > columns else { return text }
-            guard ellipsis.utf8.count <= columns else {
-                return String(decoding: text.utf8.prefix(columns), as: UTF8.self)
-            }
-            var kept = String(decoding: text.utf8.prefix(columns - ellipsis.utf8.count), as: UTF8.self)
+            guard ellipsisColumns <= columns else { return String(decoding: text.utf8.prefix(columns), as: UTF8.self) }
+            var kept = String(decoding: text.utf8.prefix(columns - ellipsisColumns), as: UTF8.self)
             while kept.last == " " { kept.removeLast() }
             return kept + ellipsis
         }
         // One pass that stops at the first character past the limit, remembering where the text fits with the
         // ellipsis after it.
-        let ellipsisColumns = drawnColumns(of: ellipsis)
         let budget = ellipsisColumns <= columns ? columns - ellipsisColumns : columns
         var used = 0
         var fitting = 0  // UTF-8 length of the longest prefix within the budget
