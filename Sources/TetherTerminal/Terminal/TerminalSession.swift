@@ -16,8 +16,9 @@ import Synchronization
 /// quits cleanly), switches to the alternate screen, hides the cursor and turns bracketed paste on. ``restore()``
 /// undoes all of it, and the terminal is restored even when the app does not get to call it: at `exit`, and on
 /// SIGINT, SIGTERM or SIGHUP from elsewhere (`kill`), which then end the process with status 130, 143 or 129.
+/// Ctrl+Z arrives as `.control("z")` too; ``suspend()`` stops the app as a shell job would be stopped.
 ///
-/// Threading: every method may be called from any thread. Keys are read on a dedicated thread and resizes arrive
+/// Linux (Glibc) only. Threading: every method may be called from any thread. Keys are read on a dedicated thread and resizes arrive
 /// on another; both are delivered through `AsyncStream`s, each meant for one consumer.
 public final class TerminalSession: Sendable {
     /// The descriptor keys are read from, and whose settings raw mode changes.
