@@ -153,4 +153,15 @@ import TetherTerminal
         #expect(buffer.cursor?.x == 0)
         #expect(buffer.text == "")
     }
+
+    @Test func graphemeClustersAreOneStep() {
+        var field = TextField(text: "a👨‍👩‍👧e\u{301}")
+        #expect(field.cursor == 3)
+        #expect(field.cursorColumn == 4)
+        _ = field.handle(.backspace)
+        #expect(field.text == "a👨‍👩‍👧")
+        _ = field.handle(.backspace)
+        #expect(field.text == "a")
+        #expect(field.cursorColumn == 1)
+    }
 }
