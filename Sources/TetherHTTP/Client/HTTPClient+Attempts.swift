@@ -54,7 +54,8 @@ extension HTTPClient {
             let outcome: Result<TransportResponse, HTTPError>
             do {
                 let response: TransportResponse
-                if urlSessionTransport != nil {
+                if urlSessionTransport != nil, progress != nil {
+                    // The transport's streaming route cancels its own data task at the deadline: no task needed.
                     response = try await followRedirects(wire, progress, deadline: attemptStart + limit)
                 } else {
                     let request = wire
@@ -142,8 +143,8 @@ extension HTTPClient {
 
     /// One attempt's transfers: the request and the redirects it leads to.
     ///
-    /// With a `deadline`, the transport (a ``URLSessionTransport``) enforces it on each transfer and throws
-    /// ``DeadlineExceeded``; without one, the caller enforces it (``withDeadline(_:operation:)``).
+    /// With a `deadline` and `progress`, the transport (a ``URLSessionTransport``, streaming) enforces it on each
+    /// transfer and throws ``DeadlineExceeded``; otherwise the caller enforces it (``withDeadline(_:operation:)``).
     func followRedirects(
         _ request: TransportRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
         deadline: ContinuousClock.Instant?
@@ -152,8 +153,8 @@ extension HTTPClient {
         var redirects = 0
         while true {
             let response: TransportResponse
-            if let deadline, let urlSessionTransport {
-                response = try await urlSessionTransport.send(current, progress: progress, deadline: deadline)
+            if let deadline, let urlSessionTransport, let progress {
+                response = try await urlSessionTransport.sendStreaming(current, progress: progress, deadline: deadline)
             } else {
                 response = try await transport.send(current, progress: progress)
             }

@@ -24,11 +24,11 @@ struct DeadlineExceeded: Error {}
 
 /// Runs `operation`, cancelling it and throwing ``DeadlineExceeded`` if it has not finished within `limit`.
 ///
-/// For transports that cannot enforce a deadline themselves (``URLSessionTransport`` does, see
-/// ``HTTPClient/followRedirects(_:_:deadline:)``): the operation runs in a task of its own, started at once on the
-/// calling thread (`Task.immediate`), which the shared ``DeadlineMonitor`` cancels when the limit passes; cancelling
-/// the caller cancels it too. One monitor thread watches every request in flight, so a request costs a heap
-/// insertion and removal rather than a timer of its own.
+/// For transfers the transport cannot stop at a deadline itself (all but ``URLSessionTransport``'s streaming route,
+/// see ``HTTPClient/followRedirects(_:_:deadline:)``): the operation runs in a task of its own, started at once on
+/// the calling thread (`Task.immediate`), which the shared ``DeadlineMonitor`` cancels when the limit passes;
+/// cancelling the caller cancels it too. One monitor thread watches every request in flight, so a request costs a
+/// heap insertion and removal rather than a timer of its own.
 func withDeadline<Value: Sendable>(
     _ limit: Duration, operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {

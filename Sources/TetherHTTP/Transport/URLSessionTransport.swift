@@ -12,9 +12,9 @@ import Synchronization
 ///
 /// When progress is asked for, responses stream through the session delegate, so a body larger than the
 /// request's maximum size is stopped as soon as the limit is crossed (or at once when `Content-Length` says so),
-/// and progress is reported as bytes arrive. Otherwise the session's completion-handler path is used, which costs
-/// less per request, and the size limit is checked on the whole body. The client's per-attempt deadline is enforced
-/// here by cancelling the data task (see ``HTTPClient``), so no task is created per attempt.
+/// progress is reported as bytes arrive, and the client's per-attempt deadline is enforced here by cancelling the
+/// data task (no task per attempt). Otherwise the session's async `data(for:)` is used, which costs the least per
+/// request on Linux, and the size limit is checked on the whole body.
 ///
 /// On Linux, a 3xx response that is not redirected (no `Location`) arrives with an empty body.
 ///
@@ -52,31 +52,41 @@ public final class URLSessionTransport: HTTPTransport {
     public func send(
         _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> TransportResponse {
-        try await send(request, progress: progress, deadline: nil)
+        if let progress { return try await sendStreaming(request, progress: progress, deadline: nil) }
+        return try await sendBuffered(request)
     }
 
-    /// Sends `request`, cancelling the data task itself when `deadline` passes first and then throwing
-    /// ``DeadlineExceeded``: the client's deadline without a task of its own per attempt.
+    /// Without progress to report: URLSession's async `data(for:)`, whose completion FoundationNetworking runs
+    /// inline rather than on the session's delegate `OperationQueue` (the completion-handler and delegate routes
+    /// hop there, which costs more CPU per request than the client's own pipeline). The size limit is checked on
+    /// the whole body; the client enforces the deadline by cancelling the calling task.
+    private func sendBuffered(_ request: TransportRequest) async throws -> TransportResponse {
+        try Task.checkCancellation()
+        let (body, response) = try await session.data(for: Self.urlRequest(for: request))
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        if body.count > request.maximumResponseSize {
+            throw HTTPError(
+                .responseTooLarge(limit: request.maximumResponseSize), request: RequestSummary(method: .get, url: ""))
+        }
+        return TransportResponse(
+            status: HTTPStatus(code: http.statusCode), headers: HTTPHeaders(http), body: body,
+            url: http.url ?? request.url)
+    }
+
+    /// Streams the response through the session delegate, reporting `progress`, and cancels the data task itself
+    /// when `deadline` passes first, then throwing ``DeadlineExceeded``: the client's deadline without a task of its
+    /// own per attempt.
     ///
     /// The deadline is watched by the shared ``DeadlineMonitor``; cancelling the calling task cancels the data task
-    /// too. Without `progress` the session's completion-handler path is used (no hop to the delegate queue per
-    /// callback), and the size limit is checked on the body once it has arrived.
-    func send(
-        _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?,
+    /// too.
+    func sendStreaming(
+        _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void,
         deadline: ContinuousClock.Instant?
     ) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let urlRequest = Self.urlRequest(for: request)
         let transfer = Transfer(request: request, progress: progress)
-        let task: URLSessionDataTask
-        if progress == nil {
-            task = session.dataTask(with: urlRequest) { body, response, error in
-                transfer.complete(body: body, response: response, error: error)
-            }
-        } else {
-            task = session.dataTask(with: urlRequest)
-            delegate.register(transfer, for: task)
-        }
+        let task = session.dataTask(with: Self.urlRequest(for: request))
+        delegate.register(transfer, for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<TransportResponse, any Error>) in
@@ -203,15 +213,6 @@ private final class Transfer: Sendable {
             return state.progress
         }
         progressHandler?(progress)
-    }
-
-    /// The completion handler's arguments (the buffered path): the body is checked against the limit here.
-    func complete(body: Data?, response: URLResponse?, error: (any Error)?) {
-        let body = body ?? Data()
-        if error == nil, body.count > limit {
-            state.withLock { $0.tooLarge = true }
-        }
-        finish(error: error, response: response as? HTTPURLResponse, body: body)
     }
 
     /// The delegate's completion. `taskResponse` is the task's own response: on Linux a redirect status whose

@@ -33,6 +33,31 @@ struct DeadlinesOverSocketsTests {
         }
     }
 
+    /// With progress asked for, the transport's streaming route cancels its own data task at the deadline.
+    @Test func aStreamedRequestTimesOutAtItsDeadline() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.timeout = .milliseconds(250)
+                $0.retryPolicy = .never
+            }
+            let start = ContinuousClock.now
+            let task = client.task(for: Request<Data>(path: "/slow", headers: Self.slow))
+            for await _ in task.progress {}
+            do throws(HTTPError) {
+                _ = try await task.response
+                Issue.record("expected a timeout")
+            } catch {
+                guard case .timeout(.request(let limit)) = error.kind else {
+                    Issue.record("expected a request timeout, got \(error)")
+                    return
+                }
+                #expect(limit == .milliseconds(250))
+                #expect(error.attempts == 1)
+            }
+            #expect(ContinuousClock.now - start < .seconds(30))
+        }
+    }
+
     @Test func aTimedOutAttemptIsRetried() async throws {
         try await withSocketServer(answering: .json(text: #"{"ok": true}"#)) { server in
             let client = HTTPClient(baseURL: server.baseURL) {

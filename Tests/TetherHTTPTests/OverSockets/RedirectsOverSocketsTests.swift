@@ -120,4 +120,21 @@ struct RedirectsOverSocketsTests {
             #expect(server.log.requests.count == 1)
         }
     }
+
+    /// The streaming route (progress asked for) never gets the response from the delegate on Linux when the
+    /// redirect is not followed; the transport takes it from the task.
+    @Test func aRedirectWithoutLocationIsAStatusFailureWithProgressToo() async throws {
+        try await withSocketServer(Self.routes) { server in
+            let task = HTTPClient(baseURL: server.baseURL).task(for: Request<Data>(path: "/no-location"))
+            for await _ in task.progress {}
+            do throws(HTTPError) {
+                let response = try await task.response
+                Issue.record("expected a status failure, got \(response.status)")
+            } catch {
+                #expect(error.status?.code == 302, "\(error)")
+                #expect(error.attempts == 1)
+            }
+            #expect(server.log.requests.count == 1)
+        }
+    }
 }
