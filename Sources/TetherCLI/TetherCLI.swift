@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -31,18 +33,22 @@ public enum TetherCLI {
     ///   - stdout: receives standard output, in order.
     ///   - stderr: receives standard error, in order.
     /// - Returns: the process exit code.
+    ///   - opensTerminalApp: whether `tether` without a command may open the full-screen app (only the process's
+    ///     own ``main()`` does: the app takes over the terminal and the main thread); otherwise it prints the
+    ///     overview of the commands.
     public static func run(
         arguments: [String],
         stdin: () throws -> [UInt8],
         stdout: ([UInt8]) -> Void,
-        stderr: ([UInt8]) -> Void
+        stderr: ([UInt8]) -> Void,
+        opensTerminalApp: Bool = false
     ) -> Int32 {
         withoutActuallyEscaping(stdin) { stdin in
             withoutActuallyEscaping(stdout) { stdout in
                 withoutActuallyEscaping(stderr) { stderr in
                     let console = Console(readInput: stdin, writeOutput: stdout, writeError: stderr)
                     do throws(CLIError) {
-                        return try dispatch(arguments[...], console: console)
+                        return try dispatch(arguments[...], console: console, opensTerminalApp: opensTerminalApp)
                     } catch {
                         console.printError(error.message)
                         return error.exitCode
@@ -58,13 +64,19 @@ public enum TetherCLI {
             arguments: Array(CommandLine.arguments.dropFirst()),
             stdin: { () throws(SystemIO.Failure) in try SystemIO.read(descriptor: STDIN_FILENO) },
             stdout: { SystemIO.write($0, to: STDOUT_FILENO) },
-            stderr: { SystemIO.write($0, to: STDERR_FILENO) })
+            stderr: { SystemIO.write($0, to: STDERR_FILENO) },
+            opensTerminalApp: true)
         exit(status)
     }
 
     /// Picks the command named by the first argument and runs it with the rest.
-    static func dispatch(_ arguments: ArraySlice<String>, console: Console) throws(CLIError) -> Int32 {
-        guard let first = arguments.first else { return WelcomeCommand.run(console: console) }
+    static func dispatch(
+        _ arguments: ArraySlice<String>, console: Console, opensTerminalApp: Bool = false
+    ) throws(CLIError) -> Int32 {
+        guard let first = arguments.first else {
+            if opensTerminalApp && AppCommand.hasTerminal { AppCommand.runInTerminal(AppCommand.Options()) }
+            return WelcomeCommand.run(console: console)
+        }
         let rest = arguments.dropFirst()
         switch first {
         case "-h", "--help":
@@ -73,7 +85,18 @@ public enum TetherCLI {
             return try VersionCommand.run(rest, console: console)
         default:
             if first.hasPrefix("-") {
-                throw .usage("unknown option '\(first)'", hint: "tether --help")
+                // Options of the full-screen app: `tether --screen notes`, `tether --api URL`.
+                guard let options = try AppCommand.parse(arguments, environment: ProcessInfo.processInfo.environment)
+                else {
+                    console.print(AppCommand.help)
+                    return ExitCode.success
+                }
+                guard opensTerminalApp && AppCommand.hasTerminal else {
+                    throw .failure(
+                        "the full-screen app needs a terminal on standard input and output; see 'tether --help' for the commands"
+                    )
+                }
+                AppCommand.runInTerminal(options)
             }
             guard let command = command(named: first) else {
                 throw .usage("unknown command '\(first)'", hint: "tether --help")

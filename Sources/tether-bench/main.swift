@@ -26,6 +26,9 @@ let areas = [
     Area(
         name: "store", summary: "The entity store: ingest against plain decoding, change notification, memory",
         run: { options in MainActor.assumeIsolated { StoreBench.run(options) } }),
+    Area(
+        name: "tui", summary: "The full-screen app: launch to the first data on screen, redraw while scrolling",
+        run: TUIBench.run),
 ]
 
 let usage = """

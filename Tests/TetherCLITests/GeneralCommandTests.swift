@@ -10,7 +10,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.hasPrefix("Tether \(TetherCLI.version): JSON from REST APIs"))
-        #expect(result.stdout.contains("full-screen app arrives in a later version"))
+        #expect(result.stdout.contains("opens the full-screen app"))
         #expect(result.stdout.contains("  json <file|->"))
         #expect(result.stdout.contains("tether --help"))
     }

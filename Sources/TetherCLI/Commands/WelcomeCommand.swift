@@ -1,6 +1,7 @@
 /// What `tether` does with no arguments: says what Tether is and what it can do today.
 ///
-/// Not listed among the commands; the full-screen app will take its place in a later version.
+/// Not listed among the commands. In a terminal, `tether` opens the full-screen app instead (``AppCommand``); this
+/// is what it prints when standard input or output is not a terminal.
 enum WelcomeCommand {
     static var text: String {
         """
@@ -9,7 +10,8 @@ enum WelcomeCommand {
         Tether is a Swift package that fetches JSON from REST APIs, parses and decodes it fast,
         and keeps it in sync on device. This is its command-line tool.
 
-        The full-screen app arrives in a later version. For now, these commands are available:
+        In a terminal, 'tether' opens the full-screen app (item search, notes, posts) on an embedded
+        server; here standard input or output is not a terminal. These commands work anywhere:
 
         \(TetherCLI.commandList)
         Examples:

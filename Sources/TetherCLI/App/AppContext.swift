@@ -1,0 +1,37 @@
+import Foundation
+import TetherAPIs
+import TetherHTTP
+import TetherStore
+
+/// What every screen of the app shares: the stores, the server in use and the request activity.
+///
+/// Two stores, because item search and the REST resources may talk to different hosts: the Rakuten API (or
+/// the server standing in for it) and a json-server-style API. Both watch their requests through one
+/// ``AppActivity``.
+@MainActor
+final class AppContext {
+    /// Posts, users, comments and notes.
+    let store: EntityStore
+    /// Rakuten item searches.
+    let itemStore: EntityStore
+    /// What the status bar says about the server: `"embedded 127.0.0.1:43121"`.
+    let serverDescription: String
+    /// Requests in flight and the last one, for the status bar.
+    let activity = AppActivity()
+    /// Counts animation frames, for spinners; advanced by the runner while something is loading.
+    var tick = 0
+
+    /// A context whose stores use copies of `apiClient` and `itemClient` that report to ``activity``.
+    init(apiClient: HTTPClient, itemClient: HTTPClient, serverDescription: String) {
+        let monitor = ActivityMonitor(activity: activity)
+        store = EntityStore(client: Self.client(apiClient, reportingTo: monitor))
+        itemStore = EntityStore(client: Self.client(itemClient, reportingTo: monitor))
+        self.serverDescription = serverDescription
+    }
+
+    private static func client(_ client: HTTPClient, reportingTo monitor: ActivityMonitor) -> HTTPClient {
+        var configuration = client.configuration
+        configuration.monitors.append(monitor)
+        return HTTPClient(baseURL: client.baseURL, configuration: configuration)
+    }
+}

@@ -1,0 +1,159 @@
+import Observation
+import TetherTerminal
+
+/// The full-screen app's state and behaviour, apart from any terminal: keys in, frames out.
+///
+/// ```swift
+/// let app = TerminalApp(context: context)
+/// app.handle(.character("2"))                 // the notes screen
+/// let frame = app.draw(width: 80, height: 24)  // what the terminal shows
+/// ```
+///
+/// ``TerminalAppRunner`` connects it to a real terminal; tests drive it directly. Main actor only. Drawing reads
+/// observable state (the stores', the screens' and its own), so a runner that draws inside `withObservationTracking` learns when to draw again.
+@MainActor
+@Observable
+final class TerminalApp {
+    /// The screens, in tab order.
+    enum ScreenID: Int, CaseIterable, Sendable {
+        case items, notes, posts
+    }
+
+    @ObservationIgnored let context: AppContext
+    @ObservationIgnored let items: ItemsScreen
+    @ObservationIgnored let notes: NotesScreen
+    @ObservationIgnored let posts: PostsScreen
+
+    /// The screen shown.
+    private(set) var current: ScreenID
+    /// Whether the help overlay is open.
+    private(set) var showsHelp = false
+    /// The question asked before quitting with unsaved text, while it is open.
+    private var quitDialog: ConfirmDialog?
+    /// Whether the user has quit.
+    private(set) var isFinished = false
+
+    init(context: AppContext, initialScreen: ScreenID = .items, initialSearch: String? = nil) {
+        self.context = context
+        items = ItemsScreen(context: context)
+        notes = NotesScreen(context: context)
+        posts = PostsScreen(context: context)
+        current = initialScreen
+        if let initialSearch { items.search(initialSearch) }
+        screen(initialScreen).appear()
+    }
+
+    /// The screen for `id`.
+    func screen(_ id: ScreenID) -> any AppScreen {
+        switch id {
+        case .items: items
+        case .notes: notes
+        case .posts: posts
+        }
+    }
+
+    /// Whether any screen is loading or saving (spinners should move).
+    var isBusy: Bool {
+        ScreenID.allCases.contains { screen($0).isBusy } || context.activity.inFlight > 0
+    }
+
+    /// Shows screen `id`.
+    func show(_ id: ScreenID) {
+        current = id
+        screen(id).appear()
+    }
+
+    /// Handles one key: dialogs first, then the current screen, then the app's own keys.
+    func handle(_ key: Key) {
+        if var dialog = quitDialog {
+            switch dialog.handle(key) {
+            case .confirmed?: isFinished = true
+            case .cancelled?: quitDialog = nil
+            case nil: quitDialog = dialog
+            }
+            return
+        }
+        if showsHelp {
+            showsHelp = false
+            if key == .character("q") || key == .control("c") { requestQuit() }
+            return
+        }
+        if key == .control("c") {
+            requestQuit()
+            return
+        }
+        let screen = screen(current)
+        if screen.handle(key) { return }
+        if screen.isEditingText { return }
+        switch key {
+        case .tab: show(ScreenID(rawValue: (current.rawValue + 1) % ScreenID.allCases.count) ?? .items)
+        case .backTab:
+            let count = ScreenID.allCases.count
+            show(ScreenID(rawValue: (current.rawValue + count - 1) % count) ?? .items)
+        case .character("1"): show(.items)
+        case .character("2"): show(.notes)
+        case .character("3"): show(.posts)
+        case .character("/"):
+            show(.items)
+            items.focusSearch()
+        case .character("?"), .function(1): showsHelp = true
+        case .character("q"): requestQuit()
+        default: break
+        }
+    }
+
+    /// Quits, or asks first when a screen holds unsaved text.
+    private func requestQuit() {
+        if ScreenID.allCases.contains(where: { screen($0).hasUnsavedInput }) {
+            quitDialog = ConfirmDialog(
+                title: "Quit?", message: "You have an unsaved edit. Quit and lose it?", confirmLabel: "Quit",
+                cancelLabel: "Keep editing")
+        } else {
+            isFinished = true
+        }
+    }
+
+    /// Draws the whole frame at `width` × `height`.
+    func draw(width: Int, height: Int) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: width, height: height)
+        guard width > 0, height > 0 else { return buffer }
+        let (tabBar, rest) = buffer.bounds.split(top: 1)
+        let (body, statusBar) = rest.split(bottom: 1)
+        drawTabBar(into: &buffer, in: tabBar)
+        screen(current).draw(into: &buffer, in: body)
+        drawStatusBar(into: &buffer, in: statusBar)
+        if showsHelp { HelpOverlay.draw(for: screen(current), into: &buffer, in: body) }
+        if let quitDialog {
+            let cursor = buffer.cursor
+            quitDialog.draw(into: &buffer, in: body)
+            if buffer.cursor == nil { buffer.cursor = cursor }
+        }
+        return buffer
+    }
+
+    private func drawTabBar(into buffer: inout ScreenBuffer, in rect: Rect) {
+        buffer.fill(rect, style: Theme.tab)
+        var x = rect.x
+        x += buffer.draw(" Tether ", x: x, y: rect.y, style: Theme.tab.adding(.bold))
+        for id in ScreenID.allCases {
+            let label = " \(id.rawValue + 1) \(screen(id).title) "
+            x += buffer.draw(label, x: x, y: rect.y, style: id == current ? Theme.currentTab : Theme.tab)
+        }
+        let hint = " ? help  q quit "
+        let hintX = rect.maxX - hint.terminalColumns
+        if hintX > x { buffer.draw(hint, x: hintX, y: rect.y, style: Theme.tab) }
+    }
+
+    private func drawStatusBar(into buffer: inout ScreenBuffer, in rect: Rect) {
+        let activity = context.activity
+        var right: [Span] = []
+        if activity.inFlight > 0 {
+            let plural = activity.inFlight == 1 ? "request" : "requests"
+            right.append(Span("\(Spinner().frame(tick: context.tick)) \(activity.inFlight) \(plural) "))
+        } else if let last = activity.lastRequest {
+            // The server in use matters more than the last request: the request line gets at most half the bar.
+            right.append(Span(TextLayout.truncate(last, toColumns: max(10, rect.width / 2 - 1)) + " "))
+        }
+        StatusBar(left: [Span(" ● " + context.serverDescription)], right: right).draw(into: &buffer, in: rect)
+    }
+}

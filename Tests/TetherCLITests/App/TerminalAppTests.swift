@@ -1,0 +1,258 @@
+import Foundation
+import Testing
+import TetherAPIs
+import TetherTerminal
+
+@testable import TetherCLI
+
+/// The full-screen app end to end against an in-process server: keys in, frames checked as text.
+@MainActor
+@Suite struct TerminalAppTests {
+    @Test func searchingAJapaneseKeywordShowsItemsWithYenPricesAndTheirDetail() async throws {
+        let harness = try await AppHarness()
+        defer { Task { await harness.stop() } }
+        #expect(harness.screen.contains("Type a keyword"))
+        harness.type("ノートパソコン")
+        harness.press(.enter)
+        let frame = await harness.waitFor("yen prices") { $0.contains("円") && $0.contains("items") }
+        #expect(frame.contains("ノートパソコン"))
+        let prices = frame.split(separator: "\n").filter { $0.contains("円") }
+        #expect(prices.count >= 3, "rows with prices:\n\(frame)")
+
+        // The detail: name, price, shop, URL and the caption.
+        let item = try #require(harness.app.items.items.first)
+        harness.press(.enter)
+        let detail = await harness.waitFor("the item's detail") { $0.contains("Shop: ") }
+        #expect(detail.contains(item.price.description))
+        #expect(detail.contains(String(item.itemUrl.prefix(30))))
+        harness.press(.escape)
+        #expect(!harness.screen.contains("Shop: "))
+    }
+
+    @Test func sortCyclesAndScrollingLoadsTheNextPage() async throws {
+        let harness = try await AppHarness()
+        defer { Task { await harness.stop() } }
+        harness.app.items.search("ノートパソコン")
+        await harness.waitFor("30 items")
+        harness.press(.character("s"))
+        #expect(harness.app.items.sort == .itemPriceAscending)
+        await harness.waitFor("sort: price ↑")
+        await harness.waitFor("cheapest first") { _ in
+            let prices = harness.app.items.items.map(\.itemPrice)
+            return prices.count == 30 && prices == prices.sorted()
+        }
+        for _ in 0..<30 { harness.press(.down) }
+        await harness.waitFor("60 items")
+        let ids = harness.app.items.items.map(\.id)
+        #expect(Set(ids).count == ids.count)
+    }
+
+    @Test func aBadSearchShowsTheServersMessageAndAnEmptyFieldAHint() async throws {
+        let harness = try await AppHarness()
+        defer { Task { await harness.stop() } }
+        harness.press(.enter)
+        #expect(harness.screen.contains("Type a keyword, then press Enter."))
+        harness.type("a")
+        harness.press(.enter)
+        let frame = await harness.waitFor("an error banner") { $0.contains("R retry") }
+        #expect(frame.contains("keyword"))
+    }
+
+    @Test func editingNote3InItsDetailShowsInTheListAndReachesTheServer() async throws {
+        let harness = try await AppHarness(screen: .notes)
+        defer { Task { await harness.stop() } }
+        let list = await harness.waitForNotes()
+        let original = try #require(harness.app.notes.rows.first { $0.id == 3 }?.value?.title)
+        #expect(list.contains(String(original.prefix(20))))
+        harness.press(.down, .down, .enter)
+        await harness.waitFor("e edit")
+        harness.press(.character("e"))
+        #expect(harness.app.notes.isEditingText)
+        harness.press(.control("u"))
+        harness.type("東京の買い物リスト")
+        // The server takes its time, so the frames before its answer can be read.
+        harness.writeFault.value = "latency=400ms"
+        harness.press(.control("s"))
+        let saving = await harness.waitFor("the optimistic edit") { $0.contains("東京の買い物リスト") }
+        #expect(saving.contains("saving…"))
+        harness.press(.escape)
+        let listWhileSaving = harness.screen
+        #expect(listWhileSaving.contains("東京の買い物リスト"))
+        #expect(listWhileSaving.contains("saving…"))
+        harness.press(.enter)
+        await harness.waitFor("✓ saved")
+        harness.press(.escape)
+        let after = harness.screen
+        #expect(after.contains("東京の買い物リスト"))
+        #expect(!after.contains(String(original.prefix(20))))
+        let saved = try await harness.serverJSON("/notes/3")
+        #expect(saved["title"] as? String == "東京の買い物リスト")
+    }
+
+    @Test func aRefusedEditRollsBackVisiblyInTheListAndTheDetail() async throws {
+        let harness = try await AppHarness(screen: .notes)
+        defer { Task { await harness.stop() } }
+        await harness.waitForNotes()
+        let original = try #require(harness.app.notes.rows.first?.value?.title)
+        harness.writeFault.value = "status=500"
+        harness.press(.enter, .character("e"), .control("u"))
+        harness.type("Never saved")
+        harness.press(.control("s"))
+        let detail = await harness.waitFor("the failure") { $0.contains("Not saved") }
+        #expect(detail.contains(original))
+        #expect(!detail.contains("Never saved"))
+        harness.press(.escape)
+        let list = harness.screen
+        #expect(list.contains("✗ not saved"))
+        #expect(list.contains("rolled back"))
+        #expect(!list.contains("Never saved"))
+    }
+
+    @Test func aConflictShowsBothVersionsAndTheServersCanBeChosen() async throws {
+        let harness = try await AppHarness(screen: .notes)
+        defer { Task { await harness.stop() } }
+        await harness.waitForNotes()
+        let note = try #require(harness.app.notes.rows.first?.value)
+        harness.press(.enter)
+        // Opening the note loads it, and with it its ETag.
+        await harness.waitFor("GET /notes/\(note.id) 200")
+        // Someone else saves first.
+        _ = try await harness.environment.client.send(
+            Request<Data>(
+                path: "/notes/\(note.id)", method: .patch,
+                body: .json(["title": "Changed elsewhere"] as [String: String])))
+        harness.press(.character("e"), .control("u"))
+        harness.type("Mine")
+        harness.press(.control("s"))
+        let conflict = await harness.waitFor("Server version")
+        #expect(conflict.contains("Your version"))
+        #expect(conflict.contains("Mine"))
+        #expect(conflict.contains("Changed elsewhere"))
+        harness.press(.character("s"))
+        await harness.waitFor("the server's version") {
+            !$0.contains("Server version") && $0.contains("Changed elsewhere")
+        }
+    }
+
+    @Test func addingAndDeletingANote() async throws {
+        let harness = try await AppHarness(screen: .notes)
+        defer { Task { await harness.stop() } }
+        await harness.waitForNotes()
+        let before = harness.app.notes.rows.count
+        harness.press(.character("n"))
+        harness.type("Buy 牛乳")
+        harness.press(.tab)
+        harness.type("Two litres")
+        harness.press(.control("s"))
+        await harness.waitFor("Buy 牛乳")
+        await harness.waitFor("the server's id") { _ in
+            harness.app.notes.rows.contains { $0.value?.title == "Buy 牛乳" && $0.id > 0 }
+        }
+        #expect(harness.app.notes.rows.count == before + 1)
+
+        // Delete it: select it, d, confirm.
+        let index = try #require(harness.app.notes.rows.firstIndex { $0.value?.title == "Buy 牛乳" })
+        harness.press(.home)
+        for _ in 0..<index { harness.press(.down) }
+        harness.press(.character("d"))
+        #expect(harness.screen.contains("Delete note?"))
+        harness.press(.character("y"))
+        await harness.waitFor("Note deleted.")
+        #expect(!harness.screen.contains("Buy 牛乳"))
+        #expect(harness.app.notes.rows.count == before)
+    }
+
+    @Test func aRefusedAddKeepsTheText() async throws {
+        let harness = try await AppHarness(screen: .notes)
+        defer { Task { await harness.stop() } }
+        await harness.waitForNotes()
+        harness.writeFault.value = "status=503"
+        harness.press(.character("n"))
+        harness.type("Kept")
+        harness.press(.control("s"))
+        await harness.waitFor("The note was not added")
+        harness.writeFault.value = nil
+        harness.press(.character("n"))
+        #expect(harness.app.notes.titleField.text == "Kept")
+    }
+
+    @Test func postsShowAuthorsPageAndOpenWithComments() async throws {
+        let harness = try await AppHarness(screen: .posts)
+        defer { Task { await harness.stop() } }
+        let list = await harness.waitFor("20 of 100 shown")
+        #expect(list.contains(harness.app.posts.author(of: 1)))
+        #expect(!list.contains("user 1"))
+        for _ in 0..<20 { harness.press(.pageDown) }
+        await harness.waitFor("40 of 100 shown")
+        harness.press(.home, .enter)
+        let detail = await harness.waitFor("comments") { $0.contains("5 comments") }
+        #expect(detail.contains("by "))
+        harness.press(.escape)
+        harness.press(.character("r"))
+        await harness.waitFor("of 100 shown")
+    }
+
+    @Test func screensSwitchWithTabAndDigitsAndHelpListsTheKeys() async throws {
+        let harness = try await AppHarness()
+        defer { Task { await harness.stop() } }
+        harness.press(.escape)  // leave the search field
+        harness.press(.character("2"))
+        #expect(harness.app.current == .notes)
+        harness.press(.tab)
+        #expect(harness.app.current == .posts)
+        harness.press(.tab)
+        #expect(harness.app.current == .items)
+        harness.press(.backTab)
+        #expect(harness.app.current == .posts)
+        harness.press(.character("?"))
+        let help = harness.screen
+        #expect(help.contains("Keys"))
+        #expect(help.contains("quit"))
+        harness.press(.character("x"))
+        #expect(!harness.screen.contains(" Keys "))
+        harness.press(.character("/"))
+        #expect(harness.app.current == .items)
+        #expect(harness.app.items.isEditingText)
+        // While typing, digits and q are text.
+        harness.type("q1")
+        #expect(harness.app.items.field.text == "q1")
+        #expect(!harness.app.isFinished)
+    }
+
+    @Test func quittingAsksFirstOnlyWithAnUnsavedEdit() async throws {
+        let harness = try await AppHarness(screen: .notes)
+        defer { Task { await harness.stop() } }
+        await harness.waitForNotes()
+        harness.press(.character("e"))
+        harness.type(" more")
+        harness.press(.control("c"))
+        #expect(harness.screen.contains("Quit?"))
+        harness.press(.character("n"))
+        #expect(!harness.app.isFinished)
+        #expect(harness.app.notes.isEditingText)
+        harness.press(.escape)
+        #expect(harness.screen.contains("Discard changes?"))
+        harness.press(.character("y"))
+        harness.press(.character("q"))
+        #expect(harness.app.isFinished)
+    }
+
+    @Test(arguments: [(80, 24), (200, 60), (40, 12), (1, 1)])
+    func drawsAtAnySize(width: Int, height: Int) async throws {
+        let harness = try await AppHarness(screen: .posts)
+        defer { Task { await harness.stop() } }
+        harness.width = width
+        harness.height = height
+        if width >= 80 { await harness.waitFor("of 100 shown") }
+        let frame = harness.app.draw(width: width, height: height)
+        #expect(frame.width == width && frame.height == height)
+        for row in 0..<height { #expect(frame.text(ofRow: row).terminalColumns == width) }
+    }
+
+    @Test func aServerThatIsDownShowsABannerNotAHang() async throws {
+        let harness = try await AppHarness(screen: .notes)
+        await harness.stop()
+        harness.press(.character("r"))
+        await harness.waitFor("could not be loaded")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TetherAPIs
+import TetherServer
+
+/// The real `tether` binary in a real terminal emulator (tmux): the full-screen app as a user sees it.
+///
+/// Skipped where tmux or the built `tether` is missing (`swift test` builds it; CI has tmux).
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux and the built tether executable"))
+struct TmuxAppTests {
+    /// A shell command line that runs tether with a private data folder and records the terminal settings
+    /// before and after, so a test can check that quitting restored them.
+    private static func command(_ arguments: String, folder: URL) -> String {
+        let tether = TmuxSession.tether ?? "tether"
+        let data = folder.path
+        return "stty -g > '\(data)/before'; XDG_DATA_HOME='\(data)' TERM=xterm-256color '\(tether)' \(arguments);"
+            + " echo \"exit $?\" > '\(data)/status'; stty -g > '\(data)/after'; echo TETHER-DONE"
+    }
+
+    private static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-tmux-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func searchingShowsYenPricesAndQuittingRestoresTheTerminal() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tmux = try TmuxSession(Self.command("", folder: folder), width: 100, height: 30)
+        try await tmux.waitFor("Type a keyword")
+        try tmux.send("ノートパソコン", literally: true)
+        try tmux.send("Enter")
+        let results = try await tmux.waitFor("yen prices") { $0.contains("円") && $0.contains("30 items") }
+        #expect(results.contains("ノートパソコン"))
+        #expect(results.contains("embedded 127.0.0.1"))
+
+        // A resize redraws at the new size.
+        try tmux.resize(width: 140, height: 40)
+        let wide = try await tmux.waitFor("the wider frame") { screen in
+            screen.split(separator: "\n").contains { $0.hasSuffix("q quit") && $0.count > 110 }
+        }
+        #expect(wide.contains("円"))
+
+        try tmux.send("q")
+        let after = try await tmux.waitFor("TETHER-DONE")
+        #expect(!after.contains("30 items"), "the alternate screen was left")
+        let status = try String(contentsOf: folder.appendingPathComponent("status"), encoding: .utf8)
+        #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "exit 0")
+        let before = try String(contentsOf: folder.appendingPathComponent("before"), encoding: .utf8)
+        let restored = try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8)
+        #expect(before == restored, "stty settings after quitting differ")
+    }
+
+    @Test func editingNote3ShowsInTheListAndTheServerHasIt() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await TetherServerApp.start(.init(writes: .inMemory))
+        let tmux = try TmuxSession(
+            Self.command("--screen notes --api \(server.baseURL.absoluteString)", folder: folder), width: 90, height: 26
+        )
+        try await tmux.waitFor("notes ")
+        try tmux.send("Down", "Down", "Enter")
+        try await tmux.waitFor("e edit")
+        try tmux.send("e")
+        try tmux.send("C-u")
+        try tmux.send("メモ三番 renamed", literally: true)
+        try tmux.send("C-s")
+        try await tmux.waitFor("✓ saved")
+        try tmux.send("Escape")
+        let list = try await tmux.waitFor("メモ三番 renamed")
+        #expect(list.contains("notes"))
+        let note = try await HTTPClient(baseURL: server.baseURL).send(Request<Note>(path: "/notes/3")).value
+        #expect(note.title == "メモ三番 renamed")
+
+        // The posts list pages as it scrolls.
+        try tmux.send("3")
+        try await tmux.waitFor("20 of 100 shown")
+        for _ in 0..<12 { try tmux.send("PageDown") }
+        try await tmux.waitFor("more pages") { $0.contains(" of 100 shown") && !$0.contains("20 of 100 shown") }
+        try tmux.send("C-c")
+        try await tmux.waitFor("TETHER-DONE")
+        await server.stop()
+    }
+}
