@@ -292,6 +292,7 @@ enum GetCommand: Command {
         } catch {
             outcome = .failed(error)
         }
+        client.configuration.cache?.flush()  // Disk writes land in the background: on disk before the process ends.
         if let cacheError = client.configuration.cache?.diskError, options.verbose {
             session.log("* cache: \(cacheError)")
         }

@@ -147,9 +147,11 @@ struct CacheOverSocketsTests {
         let directory = try SocketScratchDirectory()
         let routes: Routes = { _, hit in Self.numbered(hit, ["Cache-Control": "max-age=60"]) }
         try await withSocketServer(routes) { server in
-            let before = try await client(server, cache: HTTPCache(configuration: .init(directory: directory.url)))
-                .send(Request<JSON>(path: "/kept"))
+            let first = HTTPCache(configuration: .init(directory: directory.url))
+            let before = try await client(server, cache: first).send(Request<JSON>(path: "/kept"))
             #expect(before.source == .network)
+            // Disk writes land in the background: flush before another cache opens the directory.
+            first.flush()
             #expect(!directory.files.isEmpty)
 
             let after = try await client(server, cache: HTTPCache(configuration: .init(directory: directory.url)))
@@ -164,21 +166,25 @@ struct CacheOverSocketsTests {
         let directory = try SocketScratchDirectory()
         let routes: Routes = { _, hit in Self.numbered(hit, ["Cache-Control": "max-age=60"]) }
         try await withSocketServer(routes) { server in
-            func freshClient() -> HTTPClient {
-                client(server, cache: HTTPCache(configuration: .init(directory: directory.url)))
+            // Each send goes through a new cache on the directory, flushed before the next one opens it (disk
+            // writes land in the background).
+            func send() async throws -> Response<JSON> {
+                let cache = HTTPCache(configuration: .init(directory: directory.url))
+                defer { cache.flush() }
+                return try await client(server, cache: cache).send(Request<JSON>(path: "/fragile"))
             }
-            _ = try await freshClient().send(Request<JSON>(path: "/fragile"))
+            _ = try await send()
             let files = directory.files
             try #require(!files.isEmpty)
             for file in files { try Data("garbage, not a cache entry\n".utf8).write(to: file) }
 
-            let afterCorruption = try await freshClient().send(Request<JSON>(path: "/fragile"))
+            let afterCorruption = try await send()
             #expect(afterCorruption.source == .network)
             #expect(afterCorruption.value["n"].int == 2)
             #expect(server.log.count("/fragile") == 2)
 
             // The new response replaced the corrupt file.
-            let later = try await freshClient().send(Request<JSON>(path: "/fragile"))
+            let later = try await send()
             #expect(later.source == .cache)
             #expect(later.value["n"].int == 2)
         }
