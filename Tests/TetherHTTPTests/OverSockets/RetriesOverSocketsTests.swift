@@ -79,7 +79,8 @@ struct RetriesOverSocketsTests {
             #expect(error.status?.code == 503)
             #expect(error.attempts == 1)
             #expect(server.log.count("/down") == 1)
-            #expect(ContinuousClock.now - start < .seconds(10), "a guard: 120 s were not waited")
+            // A guard, far from the 120 s: with every suite running on two cores this can take over 10 s.
+            #expect(ContinuousClock.now - start < .seconds(40), "a guard: 120 s were not waited")
         }
     }
 
