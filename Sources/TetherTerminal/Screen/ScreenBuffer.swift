@@ -54,8 +54,9 @@ public struct ScreenBuffer: Sendable, Equatable {
         let minX = max(0, rect.x)
         let maxX = min(width, rect.maxX)
         guard minX < maxX else { return }
+        let blank = Cell(" ", style: style)
         for y in max(0, rect.y)..<min(height, rect.maxY) {
-            for x in minX..<maxX { set(Cell(" ", style: style), x: x, y: y) }
+            for x in minX..<maxX { set(blank, x: x, y: y) }
         }
     }
 
@@ -65,6 +66,9 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// Control characters (tabs, newlines) are drawn as spaces; lay text out into lines first with
     /// ``TextLayout``. Characters that would cross the limit are not drawn, and a two-column character that does
     /// not fit leaves a space. Nothing is truncated with an ellipsis here; see ``TextLayout/truncate(_:toColumns:)``.
+    ///
+    /// Complexity: O(n) in the length of `text`. ASCII and common CJK text are read from its UTF-8 bytes without
+    /// splitting it into characters; other clusters take the full grapheme rules.
     @discardableResult
     public mutating func draw(_ text: String, x: Int, y: Int, style: TextStyle = .plain, maxColumns: Int? = nil)
         -> Int
@@ -72,32 +76,59 @@ public struct ScreenBuffer: Sendable, Equatable {
         guard y >= 0, y < height else { return 0 }
         let limit = min(width, maxColumns.map { x + max(0, $0) } ?? width)
         var column = x
-        for character in text {
-            var character = character
-            var columns = character.terminalColumns
-            if columns == 0 {
-                guard character.isNewline || character == "\t" || character.asciiValue != nil else { continue }
-                character = " "
-                columns = 1
-            }
-            if column + columns > limit {
-                if column < limit {
-                    // A two-column character with one column left: a space takes its place.
-                    set(Cell(" ", style: style), x: column, y: y)
-                    column += 1
+        var contiguous = text
+        contiguous.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count, column < limit {
+                if let cluster = TerminalWidth.quickCluster(bytes, at: offset) {
+                    offset += cluster.length
+                    // ASCII control characters draw as spaces.
+                    let character = cluster.columns == 0 ? " " : Character(Unicode.Scalar(cluster.scalar)!)
+                    guard
+                        place(
+                            character, columns: max(1, cluster.columns), at: &column, y: y, limit: limit, style: style)
+                    else { break }
+                } else {
+                    var character = text[text.utf8.index(text.utf8.startIndex, offsetBy: offset)]
+                    offset += character.utf8.count
+                    var columns = character.terminalColumns
+                    if columns == 0 {
+                        guard character.isNewline || character == "\t" || character.asciiValue != nil else { continue }
+                        character = " "
+                        columns = 1
+                    }
+                    guard place(character, columns: columns, at: &column, y: y, limit: limit, style: style) else {
+                        break
+                    }
                 }
-                break
             }
-            if column >= 0 {
-                set(Cell(character, style: style), x: column, y: y)
-                if columns == 2 { set(Cell(" ", style: style, isContinuation: true), x: column + 1, y: y) }
-            } else if columns == 2, column + 1 == 0 {
-                // The left half is off screen: show the visible half as a space.
-                set(Cell(" ", style: style), x: 0, y: y)
-            }
-            column += columns
         }
         return column - x
+    }
+
+    /// Draws one character of `columns` (1 or 2) at `column` of row `y` and moves `column` past it; `false` when it
+    /// crosses `limit` and drawing stops (a two-column character with one column left leaves a space).
+    @inline(__always)
+    private mutating func place(
+        _ character: Character, columns: Int, at column: inout Int, y: Int, limit: Int, style: TextStyle
+    ) -> Bool {
+        if column + columns > limit {
+            if column < limit {
+                // A two-column character with one column left: a space takes its place.
+                set(Cell(" ", style: style), x: column, y: y)
+                column += 1
+            }
+            return false
+        }
+        if column >= 0 {
+            set(Cell(character, style: style), x: column, y: y)
+            if columns == 2 { set(Cell(" ", style: style, isContinuation: true), x: column + 1, y: y) }
+        } else if columns == 2, column + 1 == 0 {
+            // The left half is off screen: show the visible half as a space.
+            set(Cell(" ", style: style), x: 0, y: y)
+        }
+        column += columns
+        return true
     }
 
     /// Draws `spans` one after another from column `x` on row `y`, within `maxColumns`, and returns the columns
@@ -122,8 +153,10 @@ public struct ScreenBuffer: Sendable, Equatable {
             // Overwriting the right half of a wide character: its left half goes too.
             cells[index - 1] = Cell(" ", style: cells[index - 1].style)
         }
-        if !old.isContinuation, old.character.terminalColumns == 2, x + 1 < width, cells[index + 1].isContinuation {
-            // Overwriting the left half: its right half goes too (a new wide character sets it again).
+        if !old.isContinuation, x + 1 < width, cells[index + 1].isContinuation {
+            // Overwriting the left half: its right half goes too (a new wide character sets it again). A
+            // continuation only ever follows the left half of a two-column character (this method keeps it so),
+            // so the old character need not be measured.
             cells[index + 1] = Cell(" ", style: cells[index + 1].style)
         }
         cells[index] = cell
