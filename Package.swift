@@ -55,7 +55,8 @@ let package = Package(
             name: "TetherHTTPTests",
             dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1"]),
         .testTarget(
-            name: "TetherStoreTests", dependencies: ["TetherStore", "TetherHTTP", "TetherServer", "TetherJSON"]),
+            name: "TetherStoreTests",
+            dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON"]),
         .testTarget(
             name: "TetherAPIsTests", dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),

@@ -25,9 +25,10 @@ extension EntityStore {
             record.changed()
         }
         let request = Request<Entity>(path: Entity.path(for: record.id))
+        let writeMark = editCounter
         switch await Self.send(request, client: client) {
         case .success(let response):
-            table.ingest(response.value, etag: response.headers["ETag"])
+            table.ingest(response.value, etag: response.headers["ETag"], requestedAt: writeMark)
             if record.status == .loading { record.status = .synced }
             record.changed()
         case .failure(let error):

@@ -36,6 +36,7 @@ public final class EntityStore {
     public let configuration: Configuration
 
     var tables: [ObjectIdentifier: any AnyEntityTable] = [:]
+    /// Counts edits and the ends of writes: edit numbers, and the marks that tell a read sent before a write ended.
     var editCounter: UInt64 = 0
     private var collector: Task<Void, Never>?
 

@@ -68,6 +68,16 @@ public final class EntityState<Entity: RemoteEntity> {
     }
 
     /// Local edits not yet confirmed, oldest first.
+    /// When a write to this entity last began, on the store's write counter (0: never). A read that was sent
+    /// before it may carry the version from before the write, so it must not replace the value.
+    var lastWrite: UInt64 {
+        get { sync?.lastWrite ?? 0 }
+        set {
+            if sync == nil && newValue == 0 { return }
+            syncState().lastWrite = newValue
+        }
+    }
+
     var pendingEdits: [PendingEdit<Entity>] {
         get { sync?.pendingEdits ?? [] }
         set {
@@ -186,6 +196,8 @@ final class SyncState<Entity: RemoteEntity> {
     var serverValue: Entity?
     var etag: String?
     var pendingEdits: [PendingEdit<Entity>] = []
+    /// The store's write counter when a write to this entity (an update or a delete) last began.
+    var lastWrite: UInt64 = 0
     var loadTask: Task<Void, Never>?
     var saveChain: Task<Void, Never>?
     var observers = ObserverList<EntityState<Entity>>()

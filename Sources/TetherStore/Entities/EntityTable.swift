@@ -23,7 +23,10 @@ final class EntityTable<Entity: RemoteEntity> {
 
     /// Takes a server version of an entity. Local edits on their way win over it: the value shown stays the
     /// latest edit, and the server version is kept for a rollback.
-    func ingest(_ entity: Entity, etag: String?, at date: Date = Date()) {
+    ///
+    /// `requestedAt` is the store's write counter when the read that brought `entity` was sent: when a write to
+    /// the entity began after that, the answer may predate the write, and the entity is left as it is.
+    func ingest(_ entity: Entity, etag: String?, at date: Date = Date(), requestedAt writeMark: UInt64 = .max) {
         guard let record = records[entity.id] else {
             // New: made complete, with no observation traffic (nothing can observe it yet).
             let record = EntityState(serverVersion: entity, at: date)
@@ -32,6 +35,7 @@ final class EntityTable<Entity: RemoteEntity> {
             records[entity.id] = record
             return
         }
+        guard record.lastWrite <= writeMark else { return }
         if let sync = record.sync {
             sync.serverValue = entity
             if let etag { sync.etag = etag }

@@ -20,6 +20,7 @@ extension EntityStore {
         editCounter += 1
         let edit = PendingEdit(number: editCounter, value: entity)
         record.pendingEdits.append(edit)
+        record.lastWrite = editCounter
         record.value = entity
         record.status = .syncing
         record.error = nil
@@ -31,6 +32,7 @@ extension EntityStore {
         let task = Task { @MainActor in
             await previous?.value
             result.value = await self.send(edit, of: record, in: table)
+            self.noteWriteEnded(record)
         }
         record.saveChain = task
         await task.value
@@ -219,6 +221,8 @@ extension EntityStore {
     public func delete<Entity: RemoteEntity>(_ type: Entity.Type, id: Entity.ID) async throws(StoreError) {
         let table = table(for: type)
         let record = table.record(for: id)
+        editCounter += 1
+        record.lastWrite = editCounter
         var positions: [(QueryState<Entity>, Int)] = []
         for query in table.queries.values {
             guard let index = query.ids.firstIndex(of: id) else { continue }
@@ -237,6 +241,7 @@ extension EntityStore {
         var request = Request<Void>(path: Entity.path(for: id), method: .delete)
         if let etag = record.etag { request.headers.set("If-Match", etag) }
         let result = await Self.send(request, client: client)
+        noteWriteEnded(record)
         if case .failure(let error) = result, error.httpError?.status?.code != 404 {
             for (query, index) in positions where !query.idSet.contains(id) {
                 var ids = query.ids
@@ -256,6 +261,16 @@ extension EntityStore {
         record.pendingEdits = []
         record.changed()
         table.records.removeValue(forKey: id)
+    }
+}
+
+extension EntityStore {
+    /// Marks the end of a write to `record` on the write counter: reads sent before now may predate the write's
+    /// result and are ignored for this entity (see ``EntityTable/ingest(_:etag:at:requestedAt:)``); reads sent
+    /// after it are taken.
+    func noteWriteEnded<Entity: RemoteEntity>(_ record: EntityState<Entity>) {
+        editCounter += 1
+        record.lastWrite = editCounter
     }
 }
 

@@ -114,6 +114,7 @@ public final class QueryState<Entity: RemoteEntity> {
         isLoadingMore = true
         changed()
         let generation = self.generation
+        let writeMark = store.editCounter
         let task = Task { @MainActor in
             let result = await store.fetchPage(definition, cursor: cursor)
             guard generation == self.generation else { return }
@@ -121,7 +122,7 @@ public final class QueryState<Entity: RemoteEntity> {
             self.isLoadingMore = false
             switch result {
             case .success(let page):
-                self.apply(page, replacing: false)
+                self.apply(page, replacing: false, requestedAt: writeMark)
             case .failure(let error):
                 if !error.isCancellation { self.error = error }
             }
@@ -192,13 +193,14 @@ public final class QueryState<Entity: RemoteEntity> {
         status = ids.isEmpty ? .loading : .refreshing
         changed()
         let definition = self.definition
+        let writeMark = store.editCounter
         let task = Task { @MainActor in
             let result = await store.fetchPage(definition, cursor: nil)
             guard generation == self.generation else { return }
             self.fetchTask = nil
             switch result {
             case .success(let page):
-                self.apply(page, replacing: true)
+                self.apply(page, replacing: true, requestedAt: writeMark)
                 self.status = .loaded
                 self.error = nil
                 self.updatedAt = Date()
@@ -214,13 +216,15 @@ public final class QueryState<Entity: RemoteEntity> {
     }
 
     /// Puts a page's entities into the store and its ids into the results.
-    func apply(_ page: Page<Entity>, replacing: Bool) {
+    ///
+    /// `requestedAt` is the store's write counter when the page was requested (see ``EntityTable/ingest``).
+    func apply(_ page: Page<Entity>, replacing: Bool, requestedAt writeMark: UInt64 = .max) {
         var newIDs: [Entity.ID] = replacing ? [] : ids
         var seen: Set<Entity.ID> = replacing ? [] : idSet
         newIDs.reserveCapacity(newIDs.count + page.items.count)
         let now = Date()
         for entity in page.items {
-            table.ingest(entity, etag: nil, at: now)
+            table.ingest(entity, etag: nil, at: now, requestedAt: writeMark)
             if seen.insert(entity.id).inserted { newIDs.append(entity.id) }
         }
         setIDs(newIDs, set: seen)

@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+import Testing
+import TetherHTTP
+import TetherHTTPTesting
+import TetherStore
+
+/// A read that was sent before a save ended can carry the version from before the save; when it arrives after
+/// the save's answer, it must not replace the saved version (the server's order of events is unknown to it).
+@MainActor
+@Suite struct StaleReadTests {
+    private nonisolated static let old = #"{"id": 4, "title": "old", "body": "b"}"#
+    private nonisolated static let saved = #"{"id": 4, "title": "saved", "body": "b"}"#
+    private nonisolated static let later = #"{"id": 4, "title": "changed later", "body": "b"}"#
+
+    /// A server whose GETs answer `old` (the second one slowly) until told otherwise, and whose PATCH answers `saved`.
+    private final class Script: Sendable {
+        let gets = Mutex(0)
+        let getBody = Mutex(StaleReadTests.old)
+
+        var transport: StubTransport {
+            StubTransport { request in
+                if request.method == .patch { return .json(StaleReadTests.saved) }
+                let number = self.gets.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                let body = self.getBody.withLock { $0 }
+                let isList = request.url.path == "/notes"
+                let response = StubResponse.json(isList ? "[\(body)]" : body)
+                // The second read is the slow one, sent before the save and answered after it.
+                return number == 2 ? response.delayed(by: .milliseconds(300)) : response
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aSlowReadDoesNotUndoASave(throughTheList: Bool) async throws {
+        let script = Script()
+        let client = HTTPClient(baseURL: URL(string: "http://notes.test")) {
+            $0.transport = script.transport
+            $0.retryPolicy = .never
+            $0.coalescesRequests = false
+        }
+        let store = EntityStore(client: client)
+        let list = store.query(Query<Note>.list("/notes"))
+        let detail = store.entity(Note.self, id: 4)
+        if throughTheList { await list.load() } else { await detail.load() }
+        #expect(detail.value?.title == "old")
+
+        let read = Task { @MainActor in
+            if throughTheList { await list.refresh() } else { await detail.load() }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        var edited = try #require(detail.value)
+        edited.title = "saved"
+        _ = try await store.update(edited)
+        await read.value
+        #expect(detail.value?.title == "saved")
+        #expect(detail.status == .synced)
+        if throughTheList { #expect(list.items.map(\.title) == ["saved"]) }
+
+        // A read sent after the save ended is taken as usual.
+        script.getBody.withLock { $0 = StaleReadTests.later }
+        if throughTheList { await list.refresh() } else { await detail.load() }
+        #expect(detail.value?.title == "changed later")
+    }
+}
