@@ -31,7 +31,10 @@ struct RakutenItemGenerator {
         if random.chance(0.7) { nameParts.append(noun.english) }
         nameParts += specs
         nameParts.append(random.pick(genre.suffixes))
-        let name = nameParts.joined(separator: " ").replacingFirstSpace(after: "】")
+        // "【送料無料】ブランド …": shops write no space after a leading bracket (only a prefix can be followed by one).
+        let name =
+            nameParts[0].hasSuffix("】")
+            ? nameParts[0] + nameParts.dropFirst().joined(separator: " ") : nameParts.joined(separator: " ")
 
         let sequence = shopSequence[shop.code, default: 10_000_000] + random.int(in: 1...40)
         shopSequence[shop.code] = sequence
@@ -109,15 +112,5 @@ extension String {
     fileprivate init(format2 year: Int, _ month: Int, _ day: Int, _ time: String) {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         self = "\(year)-\(two(month))-\(two(day)) \(time)"
-    }
-
-    /// `"【送料無料】 ブランド"` → `"【送料無料】ブランド"`, as shops write it.
-    fileprivate func replacingFirstSpace(after bracket: Character) -> String {
-        guard let index = firstIndex(of: bracket), self.index(after: index) < endIndex,
-            self[self.index(after: index)] == " "
-        else { return self }
-        var copy = self
-        copy.remove(at: copy.index(after: index))
-        return copy
     }
 }
