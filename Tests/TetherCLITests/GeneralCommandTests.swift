@@ -21,7 +21,8 @@ import Testing
 
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout.hasPrefix("USAGE: tether <command> [options]\n"))
+        #expect(result.stdout.hasPrefix("USAGE: tether [--screen items|notes|posts]"))
+        #expect(result.stdout.contains("tether <command> [options]"))
         for command in TetherCLI.commands {
             #expect(result.stdout.contains("\n  \(command.name)"), "missing \(command.name)")
         }

@@ -304,9 +304,7 @@ private func withServer(_ body: (String) async throws -> Void) async throws {
     await app.stop()
 }
 
-/// A loopback port nothing listens on: one a server had, after it stopped.
+/// A loopback port that refuses connections.
 private func closedPort() async throws -> Int {
-    let app = try await TetherServerApp.start(.init())
-    await app.stop()
-    return app.port
+    try closedLoopbackPort()
 }

@@ -26,8 +26,20 @@ final class TerminalApp {
 
     /// The screen shown.
     private(set) var current: ScreenID
+    /// The `?` overlay while it is open.
+    private(set) var help: KeyHelp?
+    /// The screen area at the last draw, where the overlay is laid out.
+    @ObservationIgnored private var bodyRect = Rect(x: 0, y: 1, width: 80, height: 22)
+
+    /// The keys that work on every screen.
+    static let globalKeys: [KeyHelp.Entry] = [
+        .init("Tab / Shift+Tab", "next / previous screen"), .init("1 2 3", "items, notes, posts"),
+        .init("/", "search items"), .init("?", "this help (arrows scroll it, any other key closes it)"),
+        .init("Ctrl+Z", "suspend to the shell (fg returns)"), .init("q / Ctrl+C", "quit"),
+    ]
+
     /// Whether the help overlay is open.
-    private(set) var showsHelp = false
+    var showsHelp: Bool { help != nil }
     /// The question asked before quitting with unsaved text, while it is open.
     private var quitDialog: ConfirmDialog?
     /// Whether the user has quit.
@@ -73,8 +85,12 @@ final class TerminalApp {
             }
             return
         }
-        if showsHelp {
-            showsHelp = false
+        if var open = help {
+            if open.handle(key, in: bodyRect) {
+                help = open
+                return
+            }
+            help = nil
             if key == .character("q") || key == .control("c") { requestQuit() }
             return
         }
@@ -96,7 +112,11 @@ final class TerminalApp {
         case .character("/"):
             show(.items)
             items.focusSearch()
-        case .character("?"), .function(1): showsHelp = true
+        case .character("?"), .function(1):
+            help = KeyHelp(sections: [
+                .init("Everywhere", Self.globalKeys),
+                .init(screen.title, screen.keyHelp.map { KeyHelp.Entry($0.keys, $0.action) }),
+            ])
         case .character("q"): requestQuit()
         default: break
         }
@@ -122,7 +142,8 @@ final class TerminalApp {
         drawTabBar(into: &buffer, in: tabBar)
         screen(current).draw(into: &buffer, in: body)
         drawStatusBar(into: &buffer, in: statusBar)
-        if showsHelp { HelpOverlay.draw(for: screen(current), into: &buffer, in: body) }
+        bodyRect = body
+        help?.draw(into: &buffer, in: body)
         if let quitDialog {
             let cursor = buffer.cursor
             quitDialog.draw(into: &buffer, in: body)

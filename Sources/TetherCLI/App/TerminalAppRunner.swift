@@ -37,6 +37,14 @@ final class TerminalAppRunner {
         redraw()
         let keys = Task { @MainActor [session] in
             for await key in session.keys {
+                if key == .control("z") {
+                    // Ctrl+Z: back to the shell until `fg`, then a whole new frame at the size of then.
+                    try? session.suspend()
+                    self.size = session.size
+                    self.renderer.invalidate()
+                    self.redraw()
+                    continue
+                }
                 app.handle(key)
                 if app.isFinished { break }
                 self.redraw()

@@ -6,7 +6,12 @@ enum HelpCommand: Command {
 
     static var help: String {
         """
-        USAGE: tether <command> [options]
+        USAGE: tether [--screen items|notes|posts] [--search <keyword>] [API options]
+               tether <command> [options]
+
+        Without a command, in a terminal, tether opens the full-screen app: Rakuten item search,
+        notes and posts, on an embedded server (or --api). Keys: Tab and 1/2/3 switch screens,
+        / searches, ? lists every key, q quits. 'tether --screen notes --help' shows its options.
 
         COMMANDS:
         \(TetherCLI.commandList)

@@ -62,11 +62,9 @@ func withAPIServer(_ body: (String) async throws -> Void) async throws {
     await app.stop()
 }
 
-/// A loopback URL nothing listens on: the address a server had, after it stopped.
+/// A loopback URL that refuses connections (see ``closedLoopbackPort()``).
 func closedServerURL() async throws -> String {
-    let app = try await TetherServerApp.start(.init())
-    await app.stop()
-    return app.baseURL.absoluteString
+    "http://127.0.0.1:\(try closedLoopbackPort())"
 }
 
 /// The lines of `text`, without the final newline's empty line.
