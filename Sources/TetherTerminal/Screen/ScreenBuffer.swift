@@ -77,13 +77,18 @@ public struct ScreenBuffer: Sendable, Equatable {
         let limit = min(width, maxColumns.map { x + max(0, $0) } ?? width)
         var column = x
         var contiguous = text
+        let ascii = Self.asciiCharacters
         contiguous.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count, column < limit {
                 if let cluster = TerminalWidth.quickCluster(bytes, at: offset) {
                     offset += cluster.length
                     // ASCII control characters draw as spaces.
-                    let character = cluster.columns == 0 ? " " : Character(Unicode.Scalar(cluster.scalar)!)
+                    let character =
+                        cluster.columns == 0
+                        ? " "
+                        : cluster.scalar < 0x80
+                            ? ascii[Int(cluster.scalar)] : Character(Unicode.Scalar(cluster.scalar)!)
                     guard
                         place(
                             character, columns: max(1, cluster.columns), at: &column, y: y, limit: limit, style: style)
@@ -105,6 +110,9 @@ public struct ScreenBuffer: Sendable, Equatable {
         }
         return column - x
     }
+
+    /// The ASCII characters by code, made once: building a `Character` from a byte costs more than copying one.
+    private static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
     /// Draws one character of `columns` (1 or 2) at `column` of row `y` and moves `column` past it; `false` when it
     /// crosses `limit` and drawing stops (a two-column character with one column left leaves a space).
@@ -148,12 +156,13 @@ public struct ScreenBuffer: Sendable, Equatable {
     private mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
         let index = y * width + x
-        let old = cells[index]
-        if old.isContinuation, !cell.isContinuation, x > 0 {
+        // Only the old cell's flag is read: copying the cell would retain its character.
+        let wasContinuation = cells[index].isContinuation
+        if wasContinuation, !cell.isContinuation, x > 0 {
             // Overwriting the right half of a wide character: its left half goes too.
             cells[index - 1] = Cell(" ", style: cells[index - 1].style)
         }
-        if !old.isContinuation, x + 1 < width, cells[index + 1].isContinuation {
+        if !wasContinuation, x + 1 < width, cells[index + 1].isContinuation {
             // Overwriting the left half: its right half goes too (a new wide character sets it again). A
             // continuation only ever follows the left half of a two-column character (this method keeps it so),
             // so the old character need not be measured.
