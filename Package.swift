@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherTerminal"]),
         .testTarget(
             name: "TetherCLITests",
-            dependencies: ["TetherCLI", "TetherJSON", "TetherServer", "TetherAPIs", "TetherTerminal"]),
+            dependencies: ["TetherCLI", "TetherJSON", "TetherHTTP1", "TetherServer", "TetherAPIs", "TetherTerminal"]),
     ]
 )
 

@@ -7,7 +7,8 @@
 /// ```
 ///
 /// Rules, as in most Unix tools: an argument starting with `-` is an option, except `-` alone (standard
-/// input); `--` ends the options, so everything after it is positional. Options take no values yet.
+/// input); `--` ends the options, so everything after it is positional. Options take no values here; see
+/// ``OptionReader`` for options with values.
 struct ArgumentReader {
     /// The flags that were given, by their spelling in `flags`.
     private(set) var givenFlags: Set<String> = []
