@@ -24,6 +24,9 @@ import TetherAPIs
         #expect(results.status == .loaded, "\(String(describing: results.error))")
         #expect(results.items.count == 30)
         #expect(results.hasMore)
+        let direct = try await server.rakutenClient().send(RakutenItemSearch(keyword: "ノートパソコン").request()).value
+        #expect(results.totalCount == direct.count)
+        #expect(direct.count > 30)
         let yen = /^[1-9][0-9]{0,2}(,[0-9]{3})*円$/
         for item in results.items {
             #expect(item.itemPrice > 0)

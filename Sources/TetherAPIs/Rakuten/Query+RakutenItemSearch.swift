@@ -5,6 +5,7 @@ extension Query where Entity == RakutenItem {
     /// let results = store.query(.itemSearch(RakutenItemSearch(keyword: "ノートパソコン")))
     /// await results.load()          // page 1
     /// await results.loadMore()      // page 2, appended
+    /// results.totalCount            // Rakuten's `count`: the matches in all
     /// ```
     ///
     /// The store's client must be configured for Rakuten (``HTTPClient/rakuten(applicationID:baseURL:configure:)``):
@@ -16,7 +17,7 @@ extension Query where Entity == RakutenItem {
         .numberedPages(key: search.key, staleTime: staleTime, cacheTime: cacheTime, tags: ["rakuten"]) {
             client, page throws(HTTPError) in
             let response = try await client.send(search.request(page: page)).value
-            return (response.items, min(response.pageCount, RakutenItemSearch.maximumPage))
+            return (response.items, min(response.pageCount, RakutenItemSearch.maximumPage), response.count)
         }
     }
 }

@@ -124,11 +124,27 @@ extension Query where Entity: Decodable {
                 items: [Entity], pageCount: Int
             )
     ) -> Query {
+        numberedPages(key: key, staleTime: staleTime, cacheTime: cacheTime, tags: tags) {
+            client, page throws(HTTPError) in
+            let (items, pageCount) = try await fetch(client, page)
+            return (items, pageCount, nil)
+        }
+    }
+
+    /// A list with numbered pages whose answers also say how many results there are in all (Rakuten's `count`),
+    /// which becomes ``QueryState/totalCount``.
+    public static func numberedPages(
+        key: String, staleTime: Duration = .seconds(30), cacheTime: Duration = .seconds(300), tags: Set<String> = [],
+        fetch:
+            @escaping @Sendable (_ client: HTTPClient, _ page: Int) async throws(HTTPError) -> (
+                items: [Entity], pageCount: Int, totalCount: Int?
+            )
+    ) -> Query {
         Query(key: key, tags: tags, staleTime: staleTime, cacheTime: cacheTime) { client, cursor throws(HTTPError) in
             let number: Int
             if case .page(let page) = cursor { number = page } else { number = 1 }
-            let (items, pageCount) = try await fetch(client, number)
-            return Page(items: items, next: number < pageCount ? .page(number + 1) : nil)
+            let (items, pageCount, total) = try await fetch(client, number)
+            return Page(items: items, next: number < pageCount ? .page(number + 1) : nil, totalCount: total)
         }
     }
 

@@ -33,7 +33,7 @@ import TetherTerminal
         let harness = try await AppHarness()
         defer { Task { await harness.stop() } }
         harness.app.items.search("ノートパソコン")
-        await harness.waitFor("30 items")
+        await harness.waitFor("30 shown")
         harness.press(.character("s"))
         #expect(harness.app.items.sort == .itemPriceAscending)
         await harness.waitFor("sort: price ↑")
@@ -42,7 +42,7 @@ import TetherTerminal
             return prices.count == 30 && prices == prices.sorted()
         }
         for _ in 0..<30 { harness.press(.down) }
-        await harness.waitFor("60 items")
+        await harness.waitFor("60 shown")
         let ids = harness.app.items.items.map(\.id)
         #expect(Set(ids).count == ids.count)
     }

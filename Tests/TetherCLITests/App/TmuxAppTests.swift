@@ -30,7 +30,7 @@ struct TmuxAppTests {
         try await tmux.waitFor("Type a keyword")
         try tmux.send("ノートパソコン", literally: true)
         try tmux.send("Enter")
-        let results = try await tmux.waitFor("yen prices") { $0.contains("円") && $0.contains("30 items") }
+        let results = try await tmux.waitFor("yen prices") { $0.contains("円") && $0.contains("30 shown") }
         #expect(results.contains("ノートパソコン"))
         #expect(results.contains("embedded 127.0.0.1"))
 
@@ -43,7 +43,7 @@ struct TmuxAppTests {
 
         try tmux.send("q")
         let after = try await tmux.waitFor("TETHER-DONE")
-        #expect(!after.contains("30 items"), "the alternate screen was left")
+        #expect(!after.contains("30 shown"), "the alternate screen was left")
         let status = try String(contentsOf: folder.appendingPathComponent("status"), encoding: .utf8)
         #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "exit 0")
         let before = try String(contentsOf: folder.appendingPathComponent("before"), encoding: .utf8)

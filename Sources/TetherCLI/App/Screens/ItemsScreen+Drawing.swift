@@ -39,12 +39,12 @@ extension ItemsScreen {
             case .loading:
                 spans.append(Span("  \(Spinner().frame(tick: context.tick)) searching…", style: Theme.syncing))
             default:
-                let count = state.ids.count
-                spans.append(Span("  \(count) item\(count == 1 ? "" : "s")", style: Theme.secondary))
+                let count = state.totalCount ?? state.ids.count
+                var text = "  \(Self.grouped(count)) item\(count == 1 ? "" : "s")"
+                if count > state.ids.count { text += ", \(state.ids.count) shown" }
+                spans.append(Span(text, style: Theme.secondary))
                 if state.isLoadingMore {
                     spans.append(Span("  \(Spinner().frame(tick: context.tick)) loading more…", style: Theme.syncing))
-                } else if state.hasMore {
-                    spans.append(Span(", more below", style: Theme.secondary))
                 }
             }
             buffer.draw(spans, x: rect.x, y: rect.y, maxColumns: rect.width)

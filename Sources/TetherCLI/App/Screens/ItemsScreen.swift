@@ -226,6 +226,12 @@ extension ItemsScreen {
         }
     }
 
+    /// `1,234` for 1234: counts grouped as the prices are.
+    static func grouped(_ count: Int) -> String {
+        let yen = Yen(count).description
+        return String(yen.dropLast())
+    }
+
     /// `★★★★☆` for an average of 0 to 5.
     static func stars(_ average: Double) -> String {
         let full = min(5, max(0, Int(average.rounded())))
