@@ -67,9 +67,7 @@ enum TUIBench {
             list.draw(into: &buffer, in: listRect, itemCount: rows.count, rowHeight: 2) { index, _, width in
                 let row = rows[index]
                 let authorWidth = row.author.terminalColumns
-                let title = TextLayout.pad(
-                    TextLayout.truncate(row.title, toColumns: max(1, width - authorWidth - 3)),
-                    toColumns: max(1, width - authorWidth - 3))
+                let title = TextLayout.pad(row.title, toColumns: max(1, width - authorWidth - 3))
                 return [
                     [Span(" "), Span(title, style: TextStyle(attributes: .bold)), Span("  "), Span(row.author)],
                     [

@@ -70,7 +70,7 @@ extension ItemsScreen {
             let item = items[index]
             let thumbnail = Span("░░░░ ", style: Theme.thumbnail)
             let nameWidth = max(1, width - 5 - priceWidth - 1)
-            let name = TextLayout.pad(TextLayout.truncate(item.itemName, toColumns: nameWidth), toColumns: nameWidth)
+            let name = TextLayout.pad(item.itemName, toColumns: nameWidth)
             let price = TextLayout.padLeft(item.price.description, toColumns: priceWidth)
             var details = "\(item.shopName)"
             if item.reviewCount > 0 {

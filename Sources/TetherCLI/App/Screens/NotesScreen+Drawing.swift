@@ -68,8 +68,7 @@ extension NotesScreen {
             let marker = self.marker(for: state)
             let markerWidth = marker.map { $0.columns + 2 } ?? 0
             let titleWidth = max(1, width - 1 - markerWidth)
-            let title = TextLayout.pad(
-                TextLayout.truncate(note?.title ?? "", toColumns: titleWidth), toColumns: titleWidth)
+            let title = TextLayout.pad(note?.title ?? "", toColumns: titleWidth)
             var first = [Span(" "), Span(title, style: Theme.title)]
             if let marker { first += [Span("  "), marker] }
             var second = note?.body.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""

@@ -50,7 +50,7 @@ extension PostsScreen {
             let author = self.author(of: post.userId)
             let authorWidth = min(24, author.terminalColumns)
             let titleWidth = max(1, width - 1 - authorWidth - 2)
-            let title = TextLayout.pad(TextLayout.truncate(post.title, toColumns: titleWidth), toColumns: titleWidth)
+            let title = TextLayout.pad(post.title, toColumns: titleWidth)
             let body = post.body.replacingOccurrences(of: "\n", with: " ")
             return [
                 [
