@@ -193,6 +193,27 @@ import TetherTerminal
         await harness.waitFor("of 100 shown")
     }
 
+    @Test func aDetailScrollsWithinItsContent() async throws {
+        let harness = try await AppHarness(screen: .posts)
+        defer { Task { await harness.stop() } }
+        harness.height = 12
+        await harness.waitFor("20 of 100 shown")
+        harness.press(.enter)
+        let top = await harness.waitFor("the comments") { _ in harness.app.posts.detail?.comments.status == .loaded }
+        // Far past the end, the view stops at the last screenful, and one key up moves at once.
+        for _ in 0..<200 { harness.press(.down) }
+        let end = harness.screen
+        #expect(end != top)
+        harness.press(.character("j"))
+        #expect(harness.screen == end)
+        harness.press(.up)
+        #expect(harness.screen != end)
+        harness.press(.home)
+        #expect(harness.screen == top)
+        harness.press(.end)
+        #expect(harness.screen == end)
+    }
+
     @Test func screensSwitchWithTabAndDigitsAndHelpListsTheKeys() async throws {
         let harness = try await AppHarness()
         defer { Task { await harness.stop() } }

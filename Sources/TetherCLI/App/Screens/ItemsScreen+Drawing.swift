@@ -28,7 +28,7 @@ extension ItemsScreen {
     }
 
     private func drawInfoRow(into buffer: inout ScreenBuffer, in rect: Rect) {
-        let state = currentState
+        let state = liveState
         if let notice {
             Banner(notice).draw(into: &buffer, in: rect)
         } else if let error = state?.error, !error.isCancellation {
@@ -50,8 +50,6 @@ extension ItemsScreen {
             buffer.draw(spans, x: rect.x, y: rect.y, maxColumns: rect.width)
         }
     }
-
-    private var currentState: QueryState<RakutenItem>? { liveState }
 
     private func drawList(into buffer: inout ScreenBuffer, in rect: Rect) {
         let items = self.items
@@ -86,7 +84,7 @@ extension ItemsScreen {
 
     private func drawEmptyState(into buffer: inout ScreenBuffer, in rect: Rect) {
         let lines: [Span]
-        switch currentState?.status {
+        switch liveState?.status {
         case .loading?:
             lines = [Span("\(Spinner().frame(tick: context.tick)) Searching Rakuten Ichiba…", style: Theme.syncing)]
         case .loaded?:
@@ -110,7 +108,7 @@ extension ItemsScreen {
     }
 
     private func drawDetail(of item: RakutenItem, into buffer: inout ScreenBuffer, in rect: Rect) {
-        let width = max(1, rect.width - 4)
+        let width = DetailPane.textWidth(in: rect)
         var lines: [Span] = []
         for line in TextLayout.wrap(item.itemName, toColumns: width) { lines.append(Span(line, style: Theme.title)) }
         lines.append(Span(""))
@@ -131,12 +129,7 @@ extension ItemsScreen {
         for line in TextLayout.wrap(item.itemUrl, toColumns: width) { lines.append(Span(line, style: Theme.link)) }
         lines.append(Span(""))
         for line in TextLayout.wrap(item.itemCaption, toColumns: width) { lines.append(Span(line)) }
-        let visible = max(1, rect.height - 1)
-        let top = clampedDetailScroll(lineCount: lines.count, visible: visible)
-        for (row, line) in lines.dropFirst(top).prefix(visible).enumerated() {
-            buffer.draw(line.text, x: rect.x + 2, y: rect.y + row, style: line.style, maxColumns: width)
-        }
-        let footer = " Esc back · ↑↓ scroll · line \(min(lines.count, top + 1))/\(lines.count) "
-        buffer.draw(footer, x: rect.x + 2, y: rect.maxY - 1, style: Theme.secondary, maxColumns: width)
+        detailSize = DetailPane.draw(
+            lines, scroll: detail, footer: " Esc back · ↑↓ PgUp PgDn scroll ", into: &buffer, in: rect)
     }
 }

@@ -34,14 +34,13 @@ final class ItemsScreen: AppScreen {
     private(set) var keyword: String?
     /// The id of the item whose detail is open.
     private(set) var detailID: String?
-    private(set) var detailScroll = 0
+    private(set) var detail = ScrollView()
     /// A hint for the user that is not an error of the server ("type a keyword first").
     private(set) var notice: String?
     /// Items the list showed at the last draw, for paging keys. Drawing writes only unobserved state like this.
     @ObservationIgnored private(set) var visibleItems = 10
-    /// Lines of the detail at the last draw, and how far it can scroll.
-    @ObservationIgnored private(set) var detailPageSize = 10
-    @ObservationIgnored private var detailMaxScroll = 0
+    /// The detail's size at the last draw, for its scrolling keys.
+    @ObservationIgnored var detailSize = DetailPane.Size()
 
     init(context: AppContext) {
         self.context = context
@@ -114,7 +113,7 @@ final class ItemsScreen: AppScreen {
         case .enter:
             guard list.selectedIndex < count else { return true }
             detailID = results.items[list.selectedIndex].id
-            detailScroll = 0
+            detail = ScrollView()
             focus = .detail
         case .escape:
             focus = .search
@@ -140,19 +139,9 @@ final class ItemsScreen: AppScreen {
         case .escape, .backspace, .left, .character("h"):
             focus = .list
             detailID = nil
-        case .up, .character("k"): scrollDetail(to: detailScroll - 1)
-        case .down, .character("j"): scrollDetail(to: detailScroll + 1)
-        case .pageUp: scrollDetail(to: detailScroll - detailPageSize)
-        case .pageDown, .character(" "): scrollDetail(to: detailScroll + detailPageSize)
-        case .home: scrollDetail(to: 0)
-        case .end: scrollDetail(to: detailMaxScroll)
-        default: return false
+        default: return DetailPane.handle(key, &detail, size: detailSize)
         }
         return true
-    }
-
-    private func scrollDetail(to line: Int) {
-        detailScroll = min(max(0, line), detailMaxScroll)
     }
 
     /// The state of the selected search.
@@ -160,13 +149,6 @@ final class ItemsScreen: AppScreen {
 
     /// Records the list's size at a draw.
     func setVisibleItems(_ count: Int) { visibleItems = count }
-
-    /// Records the detail's size at a draw and returns the first line to show.
-    func clampedDetailScroll(lineCount: Int, visible: Int) -> Int {
-        detailPageSize = max(1, visible - 1)
-        detailMaxScroll = max(0, lineCount - visible)
-        return min(detailScroll, detailMaxScroll)
-    }
 
     /// Searches for the field's text with the current sort order.
     private func submit() {

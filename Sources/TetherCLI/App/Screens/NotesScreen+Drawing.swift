@@ -84,7 +84,7 @@ extension NotesScreen {
     }
 
     private func drawDetail(of state: EntityState<Note>, into buffer: inout ScreenBuffer, in rect: Rect) {
-        let width = max(1, rect.width - 4)
+        let width = DetailPane.textWidth(in: rect)
         var lines: [Span] = []
         guard let note = state.value else {
             buffer.draw("This note is gone.", x: rect.x + 2, y: rect.y + 1, style: Theme.secondary)
@@ -122,14 +122,9 @@ extension NotesScreen {
             lines.append(Span(""))
             for line in TextLayout.wrap(note.body, toColumns: width) { lines.append(Span(line)) }
         }
-        let visible = max(1, rect.height - 1)
-        let top = min(detailScroll, max(0, lines.count - visible))
-        for (row, line) in lines.dropFirst(top).prefix(visible).enumerated() {
-            buffer.draw(line.text, x: rect.x + 2, y: rect.y + row, style: line.style, maxColumns: width)
-        }
         let footer =
             state.conflict == nil ? " e edit · d delete · Esc back " : " m keep mine · s take the server's · Esc back "
-        buffer.draw(footer, x: rect.x + 2, y: rect.maxY - 1, style: Theme.secondary, maxColumns: width)
+        detailSize = DetailPane.draw(lines, scroll: detailScroll, footer: footer, into: &buffer, in: rect)
     }
 
     private func wrapped(_ note: Note, width: Int) -> [Span] {

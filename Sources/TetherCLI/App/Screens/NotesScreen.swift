@@ -47,7 +47,9 @@ final class NotesScreen: AppScreen {
     /// The text of a note the server refused to add, offered again by the next `n`.
     private var unsavedDraft: (title: String, body: String)?
     @ObservationIgnored private(set) var visibleItems = 10
-    @ObservationIgnored var detailScroll = 0
+    /// The open note's scroll position, and its size at the last draw.
+    private(set) var detailScroll = ScrollView()
+    @ObservationIgnored var detailSize = DetailPane.Size()
     /// Lines of the body editor at the last draw, for its paging keys.
     @ObservationIgnored var editorRows = 10
 
@@ -141,9 +143,7 @@ final class NotesScreen: AppScreen {
         case .character("d"): confirmDelete(id)
         case .character("m") where state.conflict != nil: resolve(state, keeping: .local)
         case .character("s") where state.conflict != nil: resolve(state, keeping: .server)
-        case .up, .character("k"): detailScroll = max(0, detailScroll - 1)
-        case .down, .character("j"): detailScroll += 1
-        default: return false
+        default: return DetailPane.handle(key, &detailScroll, size: detailSize)
         }
         return true
     }
@@ -199,7 +199,7 @@ final class NotesScreen: AppScreen {
 
     /// Opens note `id` and refreshes it from the server, which also learns its ETag for the next save.
     private func open(_ id: Int) {
-        detailScroll = 0
+        detailScroll = ScrollView()
         mode = .detail(id)
         let state = state(of: id)
         Task { await state.load() }

@@ -65,7 +65,7 @@ extension PostsScreen {
     private func drawDetail(
         of post: Post, comments: QueryState<Comment>, into buffer: inout ScreenBuffer, in rect: Rect
     ) {
-        let width = max(1, rect.width - 4)
+        let width = DetailPane.textWidth(in: rect)
         var lines: [Span] = []
         for line in TextLayout.wrap(post.title, toColumns: width) { lines.append(Span(line, style: Theme.title)) }
         lines.append(Span("by \(author(of: post.userId))", style: Theme.key))
@@ -90,14 +90,7 @@ extension PostsScreen {
                 for line in TextLayout.wrap(comment.body, toColumns: width) { lines.append(Span(line)) }
             }
         }
-        let visible = max(1, rect.height - 1)
-        setDetailPageSize(max(1, visible - 1))
-        let top = min(detailScroll, max(0, lines.count - visible))
-        for (row, line) in lines.dropFirst(top).prefix(visible).enumerated() {
-            buffer.draw(line.text, x: rect.x + 2, y: rect.y + row, style: line.style, maxColumns: width)
-        }
-        buffer.draw(
-            " Esc back · ↑↓ scroll · r reload comments ", x: rect.x + 2, y: rect.maxY - 1, style: Theme.secondary,
-            maxColumns: width)
+        detailSize = DetailPane.draw(
+            lines, scroll: detailScroll, footer: " Esc back · ↑↓ scroll · r reload comments ", into: &buffer, in: rect)
     }
 }

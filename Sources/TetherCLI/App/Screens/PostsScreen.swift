@@ -20,9 +20,10 @@ final class PostsScreen: AppScreen {
     private(set) var list = ListView()
     /// The post whose detail is open, with its comments.
     private(set) var detail: (id: Int, comments: QueryState<Comment>)?
-    private(set) var detailScroll = 0
+    private(set) var detailScroll = ScrollView()
     @ObservationIgnored private(set) var visibleItems = 10
-    @ObservationIgnored private(set) var detailPageSize = 10
+    /// The detail's size at the last draw, for its scrolling keys.
+    @ObservationIgnored var detailSize = DetailPane.Size()
 
     init(context: AppContext) {
         self.context = context
@@ -58,15 +59,10 @@ final class PostsScreen: AppScreen {
         if let detail {
             switch key {
             case .escape, .backspace, .left, .character("h"): self.detail = nil
-            case .up, .character("k"): detailScroll = max(0, detailScroll - 1)
-            case .down, .character("j"): detailScroll += 1
-            case .pageUp: detailScroll = max(0, detailScroll - detailPageSize)
-            case .pageDown, .character(" "): detailScroll += detailPageSize
-            case .home: detailScroll = 0
             case .character("r"):
                 let comments = detail.comments
                 Task { await comments.refresh() }
-            default: return false
+            default: return DetailPane.handle(key, &detailScroll, size: detailSize)
             }
             return true
         }
@@ -77,7 +73,7 @@ final class PostsScreen: AppScreen {
             let post = items[list.selectedIndex]
             let comments = context.store.query(.comments(postId: post.id))
             detail = (post.id, comments)
-            detailScroll = 0
+            detailScroll = ScrollView()
             Task { await comments.load() }
         case .character("r"), .character("R"):
             Task { await posts.refresh() }
@@ -97,7 +93,4 @@ final class PostsScreen: AppScreen {
 
     /// Records the list's size at a draw.
     func setVisibleItems(_ count: Int) { visibleItems = count }
-
-    /// Records the detail's page size at a draw.
-    func setDetailPageSize(_ count: Int) { detailPageSize = count }
 }
