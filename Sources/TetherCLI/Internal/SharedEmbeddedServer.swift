@@ -69,10 +69,13 @@ struct SharedEmbeddedServer: Equatable, Sendable {
         #if canImport(Darwin)
             let fd = socket(AF_INET, SOCK_STREAM, 0)
         #else
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         #endif
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        #if canImport(Darwin)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

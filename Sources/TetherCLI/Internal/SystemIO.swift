@@ -15,7 +15,7 @@ enum SystemIO {
 
     /// Reads the whole file at `path`.
     static func read(path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(errno: errno) }
         defer { close(fd) }
         return try read(descriptor: fd)

@@ -9,18 +9,27 @@ import TetherServer
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux and the built tether executable"))
 struct TmuxAppTests {
     /// A shell command line that runs tether with a private data folder and records the terminal settings
-    /// before and after, so a test can check that quitting restored them.
+    /// before and after, so a test can check that quitting restored them. The shell lingers after its last line:
+    /// tmux may mark a pane dead before it has drawn the output its program wrote just before exiting.
     private static func command(_ arguments: String, folder: URL) -> String {
         let tether = TmuxSession.tether ?? "tether"
         let data = folder.path
         return "stty -g > '\(data)/before'; XDG_DATA_HOME='\(data)' TERM=xterm-256color '\(tether)' \(arguments);"
-            + " echo \"exit $?\" > '\(data)/status'; stty -g > '\(data)/after'; echo TETHER-DONE"
+            + " echo \"exit $?\" > '\(data)/status'; stty -g > '\(data)/after'; echo TETHER-DONE; sleep 3"
     }
 
     private static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-tmux-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
+    }
+
+    /// A server that outlived its test would keep the test runner's descriptors (and CI's pipes) open: tmux
+    /// started from a concurrency thread inherits its blocked signals and then never reaps its program.
+    @Test func theServerEndsWhenAsked() async throws {
+        let tmux = try TmuxSession("sleep 60", width: 40, height: 10)
+        try await tmux.waitFor("the window") { _ in true }
+        #expect(tmux.stop(), "the tmux server was still running 5 s after kill-server")
     }
 
     @Test func searchingShowsYenPricesAndQuittingRestoresTheTerminal() async throws {

@@ -41,34 +41,78 @@ final class TmuxSession {
                 "sh", "-c", command,
             ], readsOutput: false)
         try run(["set-option", "-t", "app", "remain-on-exit", "on"], readsOutput: false)
+        serverID = pid_t(try run(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// The tmux server's process id, to make sure it is gone at the end.
+    private var serverID: pid_t?
+
+    /// Kills the server if ``stop()`` could not end it: a server left behind would keep the descriptors it
+    /// inherited open and its program running after the tests.
     deinit {
+        if !stop(), let serverID, serverID > 0 { kill(serverID, SIGKILL) }
+    }
+
+    /// Asks the server to end (`kill-server`, which hangs up its program) and waits up to 5 s for it to be gone;
+    /// returns whether it is. Idempotent.
+    @discardableResult
+    func stop() -> Bool {
         _ = try? run(["kill-server"], readsOutput: false)
+        guard let serverID, serverID > 0 else { return false }
+        let deadline = Date().addingTimeInterval(5)
+        while Self.isRunning(serverID), Date() < deadline { usleep(20_000) }
+        return !Self.isRunning(serverID)
+    }
+
+    /// Whether process `id` exists and is not a zombie (a daemon's exit leaves one where nobody reaps it).
+    private static func isRunning(_ id: pid_t) -> Bool {
+        guard kill(id, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return true }
+        return !stat[end...].hasPrefix(") Z")
     }
 
     /// Runs tmux with `arguments` and returns its standard output.
     ///
     /// Spawns and reaps the child with `posix_spawn` and `waitpid` directly: Foundation's `Process` waits for a
     /// SIGCHLD-driven notification that never came in the test runner (the tmux client stayed a zombie).
+    ///
+    /// The child starts clean: no signal blocked or ignored (a concurrency thread blocks nearly all, and a tmux
+    /// server started with SIGCHLD blocked never reaps its program, so `kill-server` never ends it), and no
+    /// descriptor but 0, 1 and 2 (the server lives on in the background and must not hold the test runner's pipes
+    /// open).
     @discardableResult
     func run(_ arguments: [String], readsOutput: Bool = true) throws -> String {
         let argv = [tmux, "-L", socket, "-f", "/dev/null"] + arguments
         var pipe: [Int32] = [-1, -1]
-        if readsOutput { guard Glibc.pipe(&pipe) == 0 else { throw SpawnFailure(arguments: argv) } }
+        if readsOutput {
+            guard Glibc.pipe(&pipe) == 0 else { throw SpawnFailure(arguments: argv) }
+            _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipe[1], F_SETFD, FD_CLOEXEC)  // dup2 clears it on the child's copy
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         if readsOutput {
             posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-            posix_spawn_file_actions_addclose(&actions, pipe[0])
-            posix_spawn_file_actions_addclose(&actions, pipe[1])
         } else {
             // The first command starts the tmux server, which keeps the descriptors it inherits.
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        closeDescriptorsFromThree(&actions)  // last: the actions run in order, and the pipe is dup'ed above
         let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map {
             "\($0.key)=\($0.value)"
         }
@@ -79,7 +123,7 @@ final class TmuxSession {
             for pointer in cEnvironment { free(pointer) }
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, tmux, &actions, nil, &cArguments, &cEnvironment)
+        let status = posix_spawn(&pid, tmux, &actions, &attributes, &cArguments, &cEnvironment)
         var output: [UInt8] = []
         if readsOutput {
             close(pipe[1])
@@ -96,6 +140,20 @@ final class TmuxSession {
         var exitStatus: Int32 = 0
         while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Adds "close every descriptor from 3 up" to `actions` (glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`,
+    /// looked up at run time as Swift does not see it); where it is missing, closes the descriptors open now.
+    private func closeDescriptorsFromThree(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
     }
 
     struct SpawnFailure: Error, CustomStringConvertible {

@@ -66,11 +66,12 @@ struct RateLimitOverSocketsTests {
     }
 
     @Test func callersWaitForTheirTurnInsteadOfGetting429() async throws {
-        try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
-            // Rakuten admits one request per second per application; the margin absorbs network jitter.
+        // The server admits one request per 250 ms per application; the client spaces them 1.25 s apart, so a
+        // request may arrive up to a second late (a loaded test machine) and still find its turn.
+        try await withRakutenSearch(rateLimit: .milliseconds(250)) { baseURL in
             let client = HTTPClient(baseURL: baseURL) {
                 $0.retryPolicy = .never
-                $0.rateLimits["127.0.0.1"] = RateLimit(requests: 1, per: .milliseconds(1500))
+                $0.rateLimits["127.0.0.1"] = RateLimit(requests: 1, per: .milliseconds(1250))
             }
             let keywords = ["tea", "coffee", "rice"]
             let results = await client.send(all: keywords.map { Self.search("patient-app", keyword: $0) })
@@ -100,5 +101,25 @@ struct RateLimitOverSocketsTests {
             try #require(arrivals.count == 2)
             #expect(arrivals[1] - start >= .seconds(2))
         }
+    }
+}
+
+/// Serves Rakuten item search alone (a small catalog) with the given per-application rate limit on an ephemeral
+/// port; runs `body` with its base URL and stops it, also when `body` throws.
+private func withRakutenSearch<Value>(
+    rateLimit: Duration, _ body: (URL) async throws -> Value
+) async throws -> Value {
+    let search = RakutenSearchResponder(
+        catalog: RakutenCatalog(count: 200), configuration: .init(rateLimit: rateLimit))
+    let server = HTTPServer(configuration: .init(shutdownGracePeriod: .milliseconds(200)), responders: [search])
+    let port = try await server.start()
+    let baseURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+    do {
+        let value = try await body(baseURL)
+        await server.stop()
+        return value
+    } catch {
+        await server.stop()
+        throw error
     }
 }

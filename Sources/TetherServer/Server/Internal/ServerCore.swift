@@ -41,6 +41,9 @@ final class ServerCore: Sendable {
             throw ServerError(.socketFailed, "pipe failed", systemError: errno)
         }
         _ = fcntl(listener.fd, F_SETFL, fcntl(listener.fd, F_GETFL) | O_NONBLOCK)
+        // Not inherited by programs the host app starts.
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         self.listener = listener
         self.port = port
         wakeRead = fds[0]
