@@ -163,9 +163,9 @@ enum HTTPBench {
     }
 
     /// Hidden, for a profiler (`TETHER_BENCH_HTTP_PROFILE=<side> perf record -g …`): 20,000 GETs of one side
-    /// alone, then the CPU time per call on standard error. Sides: `urlsession`, `client`, `client-uncoalesced`,
-    /// `transport` (`URLSessionTransport.send` alone), `pipeline` (300,000 sends over a transport that answers at
-    /// once).
+    /// alone (`TETHER_BENCH_HTTP_PROFILE_COUNT` changes the number), then the CPU time per call on standard error.
+    /// Sides: `urlsession`, `client`, `client-uncoalesced`, `transport` (`URLSessionTransport.send` alone),
+    /// `pipeline` (300,000 sends over a transport that answers at once).
     static func profile(
         _ side: String, base: URL, request: Request<Post>, viaClient: () async throws -> Void,
         viaURLSession: () async throws -> Void
@@ -181,7 +181,9 @@ enum HTTPBench {
         let transport = URLSessionTransport()
         let wire = TransportRequest(
             method: .get, url: base.appendingPathComponent("post"), headers: ["Accept": "application/json"])
-        let count = side == "pipeline" ? 300_000 : 20_000
+        let count =
+            ProcessInfo.processInfo.environment["TETHER_BENCH_HTTP_PROFILE_COUNT"].flatMap { Int($0) }
+            ?? (side == "pipeline" ? 300_000 : 20_000)
         let cpuStart = processCPUTime()
         for _ in 0..<count {
             switch side {

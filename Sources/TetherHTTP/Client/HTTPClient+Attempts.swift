@@ -8,11 +8,12 @@ extension HTTPClient {
     /// interceptors decide. The last response is returned even when its status is a failure (validation comes
     /// later); errors are thrown.
     ///
-    /// `progressOfShared`, for a transfer shared by coalesced callers, learns each attempt as it starts, so a caller
-    /// that stops waiting reports the attempts made.
+    /// `shared`, for a transfer shared by coalesced callers, learns each attempt as it starts, so a caller that
+    /// stops waiting reports the attempts made; and the attempts run in its task, which their deadlines cancel
+    /// (``SharedTransfer``). Without it each attempt runs in a task of its own under ``withDeadline(_:operation:)``.
     func sendAttempts(
         _ prepared: TransportRequest, policy: RetryPolicy, summary: RequestSummary, deadlines: Deadlines,
-        progress: (@Sendable (TransferProgress) -> Void)?, progressOfShared: SharedProgress? = nil
+        progress: (@Sendable (TransferProgress) -> Void)?, shared: SharedTransfer? = nil
     ) async throws(HTTPError) -> Exchange {
         var attempt = 0
         var statuses: [Int?] = []
@@ -20,26 +21,34 @@ extension HTTPClient {
         var rateLimitWait = Duration.zero
         var interceptorRetries = 0
         let retrySafe = RetryPolicy.isRetrySafe(method: prepared.method, headers: prepared.headers)
+        // A shared transfer is cancelled when abandoned; its task may also have been cancelled by a deadline.
+        func isCancelled() -> Bool { shared?.isAbandoned ?? Task.isCancelled }
+        func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+            guard let shared else { return try await operation() }
+            return try await shared.run(operation)
+        }
 
         while true {
             attempt += 1
-            if Task.isCancelled { throw HTTPError(.cancelled, request: summary, attempts: attempt - 1) }
+            if isCancelled() { throw HTTPError(.cancelled, request: summary, attempts: attempt - 1) }
             if let total = deadlines.total, let remaining = deadlines.remaining, remaining <= .zero {
                 throw HTTPError(.timeout(.total(total)), request: summary, attempts: attempt - 1)
             }
             do {
-                rateLimitWait += try await rateLimiter.acquire(host: prepared.url.host)
+                let host = prepared.url.host
+                rateLimitWait += try await run { try await self.rateLimiter.acquire(host: host) }
             } catch {
                 throw HTTPError(.cancelled, request: summary, attempts: attempt - 1)
             }
             var wire = prepared
             for interceptor in configuration.interceptors {
                 do {
-                    wire = try await interceptor.adapt(wire)
+                    let current = wire
+                    wire = try await run { try await interceptor.adapt(current) }
                 } catch let error as HTTPError {
                     throw HTTPError(error.kind, request: summary, attempts: attempt - 1)
                 } catch {
-                    if Task.isCancelled { throw HTTPError(.cancelled, request: summary, attempts: attempt - 1) }
+                    if isCancelled() { throw HTTPError(.cancelled, request: summary, attempts: attempt - 1) }
                     throw HTTPError(
                         .invalidRequest(reason: "an interceptor failed: \(error)"), request: summary,
                         attempts: attempt - 1)
@@ -49,23 +58,29 @@ extension HTTPClient {
             wire.timeout = limit
             notify(.started(summary, attempt: attempt))
 
-            progressOfShared?.attemptStarted(attempt)
+            shared?.attemptStarted(attempt)
             let attemptStart = ContinuousClock.now
             let outcome: Result<TransportResponse, HTTPError>
             do {
                 let response: TransportResponse
+                let request = wire
                 if urlSessionTransport != nil, progress != nil {
                     // The transport's streaming route cancels its own data task at the deadline: no task needed.
-                    response = try await followRedirects(wire, progress, deadline: attemptStart + limit)
+                    let deadline = attemptStart + limit
+                    response = try await run { try await self.followRedirects(request, progress, deadline: deadline) }
+                } else if let shared {
+                    response = try await shared.attempt(limit: limit) {
+                        try await self.followRedirects(request, progress, deadline: nil)
+                    }
                 } else {
-                    let request = wire
                     response = try await withDeadline(limit) {
                         try await self.followRedirects(request, progress, deadline: nil)
                     }
                 }
                 outcome = .success(response)
             } catch {
-                outcome = .failure(classify(error, timeout: timeout, summary: summary, attempts: attempt))
+                outcome = .failure(
+                    classify(error, timeout: timeout, summary: summary, attempts: attempt, cancelled: isCancelled()))
             }
             durations.append(ContinuousClock.now - attemptStart)
 
@@ -87,7 +102,9 @@ extension HTTPClient {
 
             var decision = RetryDecision.useDefault
             for interceptor in configuration.interceptors {
-                decision = await interceptor.retryDecision(for: wire, context: context)
+                let current = wire
+                decision =
+                    (try? await run { await interceptor.retryDecision(for: current, context: context) }) ?? .doNotRetry
                 if decision != .useDefault { break }
             }
             var delay: Duration?
@@ -133,7 +150,7 @@ extension HTTPClient {
             notify(.retrying(summary, attempt: attempt, delay: delay, reason: reason))
             if delay > .zero {
                 do {
-                    try await Task.sleep(for: delay)
+                    try await run { try await Task.sleep(for: delay) }
                 } catch {
                     throw HTTPError(.cancelled, request: summary, attempts: attempt)
                 }
@@ -190,9 +207,9 @@ extension HTTPClient {
 
     /// Maps whatever an attempt threw to an ``HTTPError``.
     func classify(
-        _ error: any Error, timeout: HTTPError.Timeout, summary: RequestSummary, attempts: Int
+        _ error: any Error, timeout: HTTPError.Timeout, summary: RequestSummary, attempts: Int, cancelled: Bool
     ) -> HTTPError {
-        if Task.isCancelled { return HTTPError(.cancelled, request: summary, attempts: attempts) }
+        if cancelled { return HTTPError(.cancelled, request: summary, attempts: attempts) }
         if error is DeadlineExceeded { return HTTPError(.timeout(timeout), request: summary, attempts: attempts) }
         if let error = error as? HTTPError { return HTTPError(error.kind, request: summary, attempts: attempts) }
         if error is CancellationError { return HTTPError(.cancelled, request: summary, attempts: attempts) }

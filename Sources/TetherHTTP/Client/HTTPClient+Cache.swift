@@ -52,11 +52,11 @@ extension HTTPClient {
         _ prepared: TransportRequest, stored: CachedResponse?, policy: RetryPolicy, summary: RequestSummary,
         deadlines: Deadlines, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(HTTPError) -> Exchange {
-        let work: @Sendable (SharedProgress?) async throws -> Exchange = { [self] shared in
+        let work: @Sendable (SharedTransfer?) async throws -> Exchange = { [self] shared in
             let requestTime = Date()
             var exchange = try await sendAttempts(
                 prepared, policy: policy, summary: summary, deadlines: deadlines, progress: progress,
-                progressOfShared: shared)
+                shared: shared)
             guard let cache = configuration.cache, prepared.method == .get || prepared.method == .head else {
                 return exchange
             }

@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// The first caller for a key starts the work in a task of its own, started at once on the caller's thread
 /// (`Task.immediate`, so the work runs up to its first suspension without a hop to another thread); later callers
-/// with the same key wait for the same result. A caller that is cancelled stops waiting at once (and gets
+/// with the same key wait for the same result. The work gets the ``SharedTransfer``, which runs the attempts in
+/// that task and stops it. A caller that is cancelled stops waiting at once (and gets
 /// ``CoalescedCancellation``, with the attempts the work had started) without disturbing the others; when the last
 /// waiter is cancelled, the work is cancelled too.
 ///
@@ -13,8 +14,7 @@ import Synchronization
 final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let generation: UInt64
-        let progress: SharedProgress
-        var task: Task<Void, Never>?
+        let transfer: SharedTransfer
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
     }
 
@@ -31,7 +31,7 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     private enum Registration {
         case cancelled
         case joined
-        case start(SharedProgress)
+        case start(SharedTransfer)
     }
 
     private let state = Mutex(State())
@@ -41,11 +41,11 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// Returns the result of `work` for `key`, started now or already running for another caller.
     ///
-    /// `work` gets the progress object of the shared transfer, to record the attempts it starts.
+    /// `work` gets the ``SharedTransfer``, to record the attempts it starts and run them.
     ///
     /// - Throws: what `work` throws, or ``CoalescedCancellation`` when the calling task is cancelled first.
     func value(
-        for key: Key, work: @escaping @Sendable (SharedProgress) async throws -> Value
+        for key: Key, work: @escaping @Sendable (SharedTransfer) async throws -> Value
     ) async throws -> Value {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
@@ -61,19 +61,19 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                         state.entries[key]!.waiters[id] = continuation
                         return .joined
                     }
-                    let progress = SharedProgress()
-                    var entry = Entry(generation: id, progress: progress)
+                    let transfer = SharedTransfer()
+                    var entry = Entry(generation: id, transfer: transfer)
                     entry.waiters[id] = continuation
                     state.entries[key] = entry
-                    return .start(progress)
+                    return .start(transfer)
                 }
                 switch registration {
                 case .cancelled:
                     continuation.resume(throwing: CoalescedCancellation(attempts: 0))
                 case .joined:
                     break
-                case .start(let progress):
-                    start(key, generation: id, progress: progress, work: work)
+                case .start(let transfer):
+                    start(key, generation: id, transfer: transfer, work: work)
                 }
             }
         } onCancel: {
@@ -81,24 +81,18 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
-    /// Runs the work for a new entry, then hands its task to the entry (or cancels it when every waiter left
-    /// meanwhile).
+    /// Runs the work for a new entry in a task of its own and hands the task to the transfer, which cancels it
+    /// when every waiter has left (maybe already) or an attempt's deadline passes.
     private func start(
-        _ key: Key, generation: UInt64, progress: SharedProgress,
-        work: @escaping @Sendable (SharedProgress) async throws -> Value
+        _ key: Key, generation: UInt64, transfer: SharedTransfer,
+        work: @escaping @Sendable (SharedTransfer) async throws -> Value
     ) {
         let task = Task.immediate { [weak self] in
             let result: Result<Value, any Error>
-            do { result = .success(try await work(progress)) } catch { result = .failure(error) }
+            do { result = .success(try await work(transfer)) } catch { result = .failure(error) }
             self?.finish(key, generation: generation, with: result)
         }
-        let abandoned = state.withLock { state -> Bool in
-            guard state.entries[key]?.generation == generation else { return true }
-            state.entries[key]!.task = task
-            return false
-        }
-        // Finished already (harmless to cancel), or every waiter was cancelled before the task was stored.
-        if abandoned { task.cancel() }
+        transfer.attach(task)
     }
 
     private func finish(_ key: Key, generation: UInt64, with result: Result<Value, any Error>) {
@@ -111,34 +105,21 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     private func cancel(_ id: UInt64, key: Key) {
-        let (waiter, task, attempts) = state.withLock {
-            state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?, Int) in
+        let (waiter, abandoned, attempts) = state.withLock {
+            state -> (CheckedContinuation<Value, any Error>?, SharedTransfer?, Int) in
             guard let waiter = state.entries[key]?.waiters.removeValue(forKey: id) else {
                 // Not registered yet: it will see the mark. Otherwise it already has its result.
                 if state.pending.remove(id) != nil { state.cancelled.insert(id) }
                 return (nil, nil, 0)
             }
-            let attempts = state.entries[key]?.progress.attempts ?? 0
+            let attempts = state.entries[key]?.transfer.attempts ?? 0
             if state.entries[key]?.waiters.isEmpty == true {
-                return (waiter, state.entries.removeValue(forKey: key)?.task, attempts)
+                return (waiter, state.entries.removeValue(forKey: key)?.transfer, attempts)
             }
             return (waiter, nil, attempts)
         }
-        task?.cancel()
+        abandoned?.abandon()
         waiter?.resume(throwing: CoalescedCancellation(attempts: attempts))
-    }
-}
-
-/// What a shared transfer has done so far, for the callers that stop waiting before it ends.
-final class SharedProgress: Sendable {
-    private let started = Atomic<Int>(0)
-
-    /// The attempts started so far.
-    var attempts: Int { started.load(ordering: .relaxed) }
-
-    /// Records that attempt number `attempt` (from 1) has started.
-    func attemptStarted(_ attempt: Int) {
-        started.store(attempt, ordering: .relaxed)
     }
 }
 

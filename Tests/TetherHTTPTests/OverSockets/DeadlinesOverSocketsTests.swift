@@ -73,6 +73,36 @@ struct DeadlinesOverSocketsTests {
         }
     }
 
+    /// A shared GET's attempt runs in the coalescer's task, which its deadline cancels; the backoff and the retries
+    /// after it run in fresh tasks, and cancelling the caller must still reach them.
+    @Test func cancellingDuringTheBackoffAfterATimeoutEndsTheRequest() async throws {
+        try await withSocketServer(answering: .json(text: "{}")) { server in
+            let events = SocketEventLog()
+            let client = HTTPClient(baseURL: server.baseURL) {
+                $0.timeout = .milliseconds(300)
+                $0.retryPolicy = RetryPolicy(maximumAttempts: 3, initialDelay: .seconds(2), jitter: 0)
+                $0.monitors = [events]
+            }
+            let task = Task { try await client.send(Request<Data>(path: "/slow", headers: Self.slow)) }
+            let retrying = await events.wait { event in
+                if case .retrying = event { return true }
+                return false
+            }
+            #expect(retrying, "the first attempt did not time out")
+            task.cancel()
+            let result = await task.result
+            guard case .failure(let failure) = result, let error = failure as? HTTPError, case .cancelled = error.kind
+            else {
+                Issue.record("expected cancellation, got \(result)")
+                return
+            }
+            #expect(error.attempts == 1)
+            // The shared transfer ends too: no second attempt once the 2 s backoff would have passed.
+            try await Task.sleep(for: .seconds(3))
+            #expect(events.startedCount == 1, "the abandoned transfer went on to a second attempt: \(events.lines)")
+        }
+    }
+
     @Test func theTotalDeadlineSpansRetries() async throws {
         try await withSocketServer(answering: .json(text: "{}")) { server in
             let events = SocketEventLog()
