@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TetherAPIs
 import TetherHTTP
@@ -118,6 +119,41 @@ import TetherServer
         let page = try await second.rakuten.send(search.request())
         #expect(page.value.items.count == 1)
         await second.stop()
+    }
+
+    /// Two runs serving the file at once each loaded it and wrote it whole, so the later write dropped the other's
+    /// note. Now the second waits for the first to finish.
+    @Test func twoRunsAtOnceTakeTurnsWithTheFile() async throws {
+        let sandbox = try APISandbox()
+        let variables = sandbox.variables
+        let first = try await APIEnvironment.start(APIOptions(), variables: variables, sharesServer: false)
+        _ = try await first.client.send(
+            Request<Note>(path: "/notes", method: .post, body: .json(["title": "Zero", "body": ""])))
+        let secondStarted = Mutex(false)
+        let go = Mutex(false)
+        let second = Task {
+            let environment = try await APIEnvironment.start(APIOptions(), variables: variables, sharesServer: false)
+            secondStarted.withLock { $0 = true }
+            while !go.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            _ = try await environment.client.send(
+                Request<Note>(path: "/notes", method: .post, body: .json(["title": "Second", "body": ""])))
+            await environment.stop()
+        }
+        // Give a second run that does not wait the time to load the file before the first writes again.
+        let deadline = ContinuousClock.now + .seconds(3)
+        while !secondStarted.withLock({ $0 }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!secondStarted.withLock { $0 }, "a second run started on the file while the first served it")
+        _ = try await first.client.send(
+            Request<Note>(path: "/notes", method: .post, body: .json(["title": "First", "body": ""])))
+        await first.stop()
+        go.withLock { $0 = true }
+        try await second.value
+        let third = try await APIEnvironment.start(APIOptions(), variables: variables, sharesServer: false)
+        let titles = try await third.client.send(Request<[Note]>(path: "/notes")).value.map(\.title)
+        #expect(titles.contains("Zero") && titles.contains("First") && titles.contains("Second"), "\(titles)")
+        await third.stop()
     }
 
     @Test func aSecondEnvironmentUsesTheRunningEmbeddedServer() async throws {

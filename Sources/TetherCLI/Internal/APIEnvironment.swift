@@ -22,7 +22,8 @@ import TetherServer
 ///   where `tether serve` listens). `TETHER_EPHEMERAL=1` keeps the writes in memory instead. While a
 ///   long-running process (the full-screen app) serves the file, other processes use its server instead of
 ///   starting their own (see ``SharedEmbeddedServer``), so their writes cannot replace each other's. Short runs
-///   (the subcommands) do not offer theirs: two of them at once each write the whole file, and the last one wins.
+///   (the subcommands) do not offer theirs; instead the process that serves the file holds its lock
+///   (``DatabaseLock``), and another one waits for it (up to 20 s), so two subcommands at once take turns.
 /// - Item search: with an application id, Rakuten (``APIOptions/rakutenBase`` or `https://app.rakuten.co.jp`),
 ///   with Rakuten's rate limit and error bodies; without one, the REST server's own Rakuten route (or
 ///   ``APIOptions/rakutenBase``) with the application id `tether-demo` and the same rate limit.
@@ -42,6 +43,8 @@ final class APIEnvironment: Sendable {
     let embeddedServer: TetherServerApp?
     /// The record that tells other processes about ``embeddedServer``, and its file, to remove on ``stop()``.
     private let sharing: (record: SharedEmbeddedServer, file: URL)?
+    /// The database file's lock while ``embeddedServer`` serves it, released on ``stop()``.
+    private let lock: DatabaseLock?
 
     /// Both places in one line for a status bar: `"embedded 127.0.0.1:43121"`, or
     /// `"http://localhost:3000 · Rakuten app.rakuten.co.jp"` when searches go elsewhere.
@@ -54,7 +57,7 @@ final class APIEnvironment: Sendable {
 
     private init(
         client: HTTPClient, rakuten: HTTPClient, apiDescription: String, rakutenDescription: String,
-        embeddedServer: TetherServerApp?, sharing: (record: SharedEmbeddedServer, file: URL)?
+        embeddedServer: TetherServerApp?, sharing: (record: SharedEmbeddedServer, file: URL)?, lock: DatabaseLock?
     ) {
         self.client = client
         self.rakuten = rakuten
@@ -62,6 +65,7 @@ final class APIEnvironment: Sendable {
         self.rakutenDescription = rakutenDescription
         self.embeddedServer = embeddedServer
         self.sharing = sharing
+        self.lock = lock
     }
 
     /// Starts the embedded server unless `options` names an API, and builds the clients.
@@ -79,6 +83,7 @@ final class APIEnvironment: Sendable {
     ) async throws(CLIError) -> APIEnvironment {
         var embedded: TetherServerApp?
         var sharing: (record: SharedEmbeddedServer, file: URL)?
+        var lock: DatabaseLock?
         let apiBase: URL
         let apiDescription: String
         let databaseFile = databaseFile(variables: variables)
@@ -86,11 +91,17 @@ final class APIEnvironment: Sendable {
         if let api = options.api {
             apiBase = api
             apiDescription = api.absoluteString
-        } else if let recordFile, let shared = SharedEmbeddedServer.running(recordedIn: recordFile) {
+        } else if let recordFile, let shared = try await sharedServerOrLock(recordFile, databaseFile, &lock) {
             apiBase = URL(string: "http://127.0.0.1:\(shared.port)")!
             apiDescription = "embedded 127.0.0.1:\(shared.port) (shared)"
         } else {
-            let server = try await startEmbedded(databaseFile: databaseFile)
+            let server: TetherServerApp
+            do {
+                server = try await startEmbedded(databaseFile: databaseFile)
+            } catch {
+                lock?.release()
+                throw error
+            }
             embedded = server
             apiBase = server.baseURL
             apiDescription = "embedded \(server.baseURL.host ?? "127.0.0.1"):\(server.port)"
@@ -116,13 +127,45 @@ final class APIEnvironment: Sendable {
         }
         return APIEnvironment(
             client: client, rakuten: rakuten, apiDescription: apiDescription, rakutenDescription: rakutenDescription,
-            embeddedServer: embedded, sharing: sharing)
+            embeddedServer: embedded, sharing: sharing, lock: lock)
     }
 
-    /// Stops the embedded server, if this environment started one (after withdrawing it from other processes).
+    /// The server another process offers for `databaseFile`, or `nil` once this process holds the file's lock (in
+    /// `lock`) and may serve the file itself. Waits up to 20 s while another process holds the lock without
+    /// offering its server (a subcommand: they take a moment).
+    ///
+    /// - Throws: ``CLIError/failure(_:)`` when the wait runs out or the lock file cannot be made.
+    private static func sharedServerOrLock(
+        _ recordFile: URL, _ databaseFile: URL?, _ lock: inout DatabaseLock?
+    ) async throws(CLIError) -> SharedEmbeddedServer? {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while true {
+            if let shared = SharedEmbeddedServer.running(recordedIn: recordFile) { return shared }
+            guard let databaseFile else { return nil }
+            if let acquired = try DatabaseLock.tryAcquire(for: databaseFile) {
+                // The holder may have offered its server just before it let go of the lock; use it if so.
+                if let shared = SharedEmbeddedServer.running(recordedIn: recordFile) {
+                    acquired.release()
+                    return shared
+                }
+                lock = acquired
+                return nil
+            }
+            guard ContinuousClock.now < deadline else {
+                throw .failure(
+                    "another tether process is using \(databaseFile.path) and did not finish within 20 s;"
+                        + " try again, or set TETHER_EPHEMERAL=1 to work in memory")
+            }
+            try? await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    /// Stops the embedded server, if this environment started one (after withdrawing it from other processes),
+    /// then lets other processes serve its file.
     func stop() async {
         if let sharing { sharing.record.remove(from: sharing.file) }
         await embeddedServer?.stop()
+        lock?.release()
     }
 
     // MARK: - The embedded server
