@@ -8,7 +8,7 @@
 /// | Enter | splits the line at the cursor |
 /// | Backspace / Delete | the character before / after the cursor; at the start / end of a line, joins it with the one above / below |
 /// | Left / Right | one character, across line ends |
-/// | Up / Down, Page Up / Page Down | one line / `visibleRows` lines, keeping the display column where the line allows; on the first / last line, its start / end |
+/// | Up / Down, Page Up / Page Down | one row / `visibleRows` rows, keeping the display column where the row allows; on the first / last row, the start / end of the text's line. With a `width`, rows are the wrapped rows drawn at that width; without one, the lines of the text |
 /// | Home, Ctrl+A / End, Ctrl+E | the start / end of the line |
 /// | Ctrl+U / Ctrl+K | delete to the start / to the end of the line (Ctrl+K at the end joins the next line) |
 /// | Ctrl+W | delete the word before the cursor |
@@ -16,13 +16,14 @@
 /// Escape, Tab and the rest are left to the app (`false`), which decides how to save or leave the editor.
 ///
 /// Lines are soft-wrapped to the width when drawn: they break after a space where one is near, otherwise between
-/// characters; spaces at a break hang past the edge. Up and Down move by lines of the text, not by wrapped rows.
+/// characters; spaces at a break hang past the edge. Up and Down move by those wrapped rows when ``handle(_:visibleRows:width:)``
+/// is given the width the editor is drawn at.
 /// The view scrolls so the cursor's row stays in view, keeping the cursor on the bottom row while it is below the
 /// first screenful.
 ///
 /// ```swift
 /// var body = TextEditor(text: note.body)
-/// _ = body.handle(key, visibleRows: rect.height)
+/// _ = body.handle(key, visibleRows: rect.height, width: rect.width)
 /// body.draw(into: &buffer, in: rect, isFocused: true)
 /// save(body.text)
 /// ```
@@ -76,8 +77,10 @@ public struct TextEditor: Sendable, Hashable {
     }
 
     /// Edits the text or moves the cursor for an editing key, and returns whether the key was one (see the table
-    /// above). Editing keys are used even when they change nothing. Page keys move by `visibleRows` lines.
-    public mutating func handle(_ key: Key, visibleRows: Int = 10) -> Bool {
+    /// above). Editing keys are used even when they change nothing. Page keys move by `visibleRows` rows; `width`,
+    /// the columns the editor is drawn in, makes Up and Down move by wrapped rows.
+    public mutating func handle(_ key: Key, visibleRows: Int = 10, width: Int? = nil) -> Bool {
+        let rowWidth = width.flatMap { $0 > 0 ? $0 : nil }
         var keepsGoal = false
         switch key {
         case .character(let character): insert(String(character))
@@ -99,10 +102,10 @@ public struct TextEditor: Sendable, Hashable {
                 cursorLine += 1
                 cursorIndex = 0
             }
-        case .up: keepsGoal = moveVertically(by: -1)
-        case .down: keepsGoal = moveVertically(by: 1)
-        case .pageUp: keepsGoal = moveVertically(by: -max(1, visibleRows))
-        case .pageDown: keepsGoal = moveVertically(by: max(1, visibleRows))
+        case .up: keepsGoal = move(by: -1, width: rowWidth)
+        case .down: keepsGoal = move(by: 1, width: rowWidth)
+        case .pageUp: keepsGoal = move(by: -max(1, visibleRows), width: rowWidth)
+        case .pageDown: keepsGoal = move(by: max(1, visibleRows), width: rowWidth)
         case .home, .control("a"): cursorIndex = 0
         case .end, .control("e"): cursorIndex = rows[cursorLine].count
         case .control("u"):
@@ -225,6 +228,60 @@ public struct TextEditor: Sendable, Hashable {
             let next = rows.remove(at: cursorLine + 1)
             rows[cursorLine].append(contentsOf: next)
         }
+    }
+
+    /// Moves `count` rows up (negative) or down: wrapped rows at `width`, or lines without one.
+    private mutating func move(by count: Int, width: Int?) -> Bool {
+        guard let width else { return moveVertically(by: count) }
+        return moveByRows(count, width: width)
+    }
+
+    /// Moves `count` wrapped rows up (negative) or down at `width`, aiming at the goal column (a column within the
+    /// row); returns `true` to keep the goal. Past the first or last row: the start or end of that line.
+    private mutating func moveByRows(_ count: Int, width: Int) -> Bool {
+        var starts = Self.segments(of: rows[cursorLine], width: width)
+        var segment = starts.lastIndex { $0 <= cursorIndex } ?? 0
+        let goal = goalColumn ?? Self.columns(of: rows[cursorLine][starts[segment]..<cursorIndex])
+        for _ in 0..<abs(count) {
+            if count < 0 {
+                if segment > 0 {
+                    segment -= 1
+                } else if cursorLine > 0 {
+                    cursorLine -= 1
+                    starts = Self.segments(of: rows[cursorLine], width: width)
+                    segment = starts.count - 1
+                } else {
+                    cursorIndex = 0
+                    return false
+                }
+            } else {
+                if segment < starts.count - 1 {
+                    segment += 1
+                } else if cursorLine < rows.count - 1 {
+                    cursorLine += 1
+                    starts = Self.segments(of: rows[cursorLine], width: width)
+                    segment = 0
+                } else {
+                    cursorIndex = rows[cursorLine].count
+                    return false
+                }
+            }
+        }
+        // In the row: the last index whose column does not pass the goal; a row that wraps ends before its
+        // break (the index of the break is the next row's start).
+        let line = rows[cursorLine]
+        let end = segment + 1 < starts.count ? starts[segment + 1] - 1 : line.count
+        var column = 0
+        var index = starts[segment]
+        while index < end {
+            let width = TextLayout.drawnColumns(of: line[index])
+            if column + width > goal { break }
+            column += width
+            index += 1
+        }
+        cursorIndex = index
+        goalColumn = goal
+        return true
     }
 
     /// Moves `lines` lines up (negative) or down, aiming at the goal column; returns `true` to keep the goal.

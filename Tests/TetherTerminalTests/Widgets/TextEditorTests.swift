@@ -227,4 +227,47 @@ import TetherTerminal
         #expect(narrow.text == "\n")
         #expect(narrow[0, 0].style == .plain)
     }
+
+    @Test func upAndDownMoveByWrappedRowsWhenGivenTheWidth() {
+        var editor = TextEditor(text: "abcdefghijkl\nxy")
+        editor.moveCursor(line: 0, index: 2)
+        let used = editor.handle(.down, width: 5)
+        #expect(used)
+        #expect(editor.cursorLine == 0 && editor.cursorIndex == 7, "row 'fghij', column 2")
+        _ = editor.handle(.down, width: 5)
+        #expect(editor.cursorLine == 0 && editor.cursorIndex == 12, "row 'kl' is shorter: its end")
+        _ = editor.handle(.down, width: 5)
+        #expect(editor.cursorLine == 1 && editor.cursorIndex == 2, "'xy': column 2 is its end")
+        _ = editor.handle(.up, width: 5)
+        #expect(editor.cursorLine == 0 && editor.cursorIndex == 12)
+        _ = editor.handle(.up, width: 5)
+        #expect(editor.cursorIndex == 7, "the goal column is kept across shorter rows")
+        _ = editor.handle(.pageUp, visibleRows: 5, width: 5)
+        #expect(editor.cursorLine == 0 && editor.cursorIndex == 0, "past the first row: the start of its line")
+        _ = editor.handle(.pageDown, visibleRows: 2, width: 5)
+        #expect(editor.cursorLine == 0 && editor.cursorIndex == 10)
+        _ = editor.handle(.pageDown, visibleRows: 5, width: 5)
+        #expect(editor.cursorLine == 1 && editor.cursorIndex == 2, "past the last row: the end of its line")
+        // Without a width, Up and Down move by lines of the text.
+        editor.moveCursor(line: 0, index: 2)
+        _ = editor.handle(.down)
+        #expect(editor.cursorLine == 1 && editor.cursorIndex == 2)
+    }
+
+    @Test func wrappedRowsOfWideCharactersKeepTheCursorInsideTheRow() {
+        var editor = TextEditor(text: "名前名前名前")
+        _ = editor.handle(.up, width: 5)
+        // From the end (column 4 of the last row) to the row above, which breaks after its second character: the
+        // cursor stops before the break, between the two (the break's index is the next row's start).
+        #expect(editor.cursorIndex == 3)
+        var buffer = ScreenBuffer(width: 5, height: 3)
+        editor.draw(into: &buffer, in: buffer.bounds, isFocused: true)
+        #expect(buffer.cursor?.x == 2)
+        #expect(buffer.cursor?.y == 1)
+        _ = editor.handle(.up, width: 5)
+        #expect(editor.cursorIndex == 1)
+        _ = editor.handle(.down, width: 5)
+        _ = editor.handle(.down, width: 5)
+        #expect(editor.cursorIndex == 6)
+    }
 }

@@ -145,6 +145,7 @@ extension NotesScreen {
         let box = Rect(x: x, y: rect.y + 4, width: width, height: rect.height - 6)
         buffer.drawBox(box, style: editorField == .body ? Theme.key : Theme.secondary, title: nil)
         editorRows = max(1, box.height - 2)
+        editorColumns = max(1, box.width - 2)
         bodyEditor.draw(into: &buffer, in: box.inset(by: 1), isFocused: editorField == .body && dialog == nil)
         buffer.draw(
             " Ctrl+S save · Tab title/body · Esc cancel ", x: x, y: rect.maxY - 1, style: Theme.secondary,

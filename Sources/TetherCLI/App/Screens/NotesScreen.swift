@@ -52,6 +52,8 @@ final class NotesScreen: AppScreen {
     @ObservationIgnored var detailSize = DetailPane.Size()
     /// Lines of the body editor at the last draw, for its paging keys.
     @ObservationIgnored var editorRows = 10
+    /// The columns the body editor was last drawn in, so Up and Down move by its wrapped rows.
+    @ObservationIgnored var editorColumns: Int?
 
     private enum DialogAction {
         case delete(Int)
@@ -171,7 +173,7 @@ final class NotesScreen: AppScreen {
             banner = nil
             switch editorField {
             case .title: _ = titleField.handle(key)
-            case .body: _ = bodyEditor.handle(key, visibleRows: editorRows)
+            case .body: _ = bodyEditor.handle(key, visibleRows: editorRows, width: editorColumns)
             }
         }
         return true
