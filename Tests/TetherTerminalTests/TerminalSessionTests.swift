@@ -77,6 +77,26 @@ import Testing
         #expect(sameSettings(try pty.settings(), before))
     }
 
+    @Test func aTerminalClosedWithoutRestoringIsLeftAlone() throws {
+        let pty = try TestTerminal()
+        let session = try TerminalSession(input: pty.slave, output: pty.slave)
+        try session.enterRawMode()
+        try pty.read(until: Array("\u{1B}[?2004h".utf8))
+        // The descriptor now names a file, as when a program closes its terminal and opens something else.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tether-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        let file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        try #require(file >= 0)
+        #expect(dup2(file, pty.slave) == pty.slave)
+        close(file)
+        // What a signal handler or atexit runs: the file must not get the restore sequence.
+        TerminalRestorer.restoreRegistered(input: pty.slave)
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_size == 0, "the restore sequence went into the file")
+        session.close()
+    }
+
     @Test func typedKeysArriveDecoded() async throws {
         let pty = try TestTerminal()
         let session = try TerminalSession(input: pty.slave, output: pty.slave)

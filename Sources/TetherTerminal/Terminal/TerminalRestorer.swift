@@ -10,8 +10,9 @@ import Synchronization
 /// previous handlers are put back.
 ///
 /// Signal safety: the slots and the restore sequence live in memory allocated before any handler is installed,
-/// the set of active slots is one atomic word, and the handler calls only `write`, `tcsetattr`, `sigaction`,
-/// `raise` and `_exit`. Registration itself takes a lock and is not called from handlers.
+/// the set of active slots is one atomic word, and the handler calls only `fstat`, `write`, `tcsetattr`,
+/// `sigaction`, `raise` and `_exit`. A terminal whose descriptors no longer name the same files (closed without
+/// restoring, their numbers reused) is skipped. Registration itself takes a lock and is not called from handlers.
 enum TerminalRestorer {
     /// How many terminals can be in raw mode at once in one process.
     static let capacity = 16
@@ -21,6 +22,23 @@ enum TerminalRestorer {
         var input: Int32 = -1
         var output: Int32 = -1
         var settings = termios()
+        /// What `input` and `output` were when registered (device and inode), so a descriptor closed without
+        /// restoring and reused for something else (a file, a socket) is never written to.
+        var inputIdentity = FileIdentity()
+        var outputIdentity = FileIdentity()
+    }
+
+    /// A file's device and inode number.
+    struct FileIdentity: Equatable {
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+
+        /// The identity of the open file `descriptor`, or `nil` when it is not open. Async-signal-safe (`fstat`).
+        static func of(_ descriptor: Int32) -> FileIdentity? {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { return nil }
+            return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        }
     }
 
     /// The signals that end the process with the terminals restored.
@@ -67,7 +85,10 @@ enum TerminalRestorer {
                 return .failure(TerminalError(.systemCallFailed, "more than \(capacity) terminals in raw mode at once"))
             }
             registry.used |= 1 << slot
-            storage.slots[slot] = Slot(input: input, output: output, settings: settings)
+            storage.slots[slot] = Slot(
+                input: input, output: output, settings: settings,
+                inputIdentity: FileIdentity.of(input) ?? FileIdentity(),
+                outputIdentity: FileIdentity.of(output) ?? FileIdentity())
             active.bitwiseOr(1 << UInt32(slot), ordering: .sequentiallyConsistent)
             if !registry.atexitInstalled {
                 registry.atexitInstalled = true
@@ -117,6 +138,10 @@ enum TerminalRestorer {
         let storage = Self.storage
         for slot in 0..<capacity where mask & (1 << UInt32(slot)) != 0 {
             let entry = storage.slots + slot
+            // A descriptor closed without restoring, maybe reused since: leave whatever it is now alone.
+            guard FileIdentity.of(entry.pointee.output) == entry.pointee.outputIdentity,
+                FileIdentity.of(entry.pointee.input) == entry.pointee.inputIdentity
+            else { continue }
             var written = 0
             let sequence = storage.restoreSequence
             while written < sequence.count {
