@@ -95,7 +95,8 @@ import TetherTerminal
             ])
         var decoder = KeyDecoder()
         #expect(decoder.decode(bytes[0..<2]).isEmpty)
-        #expect(decoder.hasIncompleteInput)
+        // Not a reason to flush after a pause: the rest can only be the character's (a slow link may take long).
+        #expect(!decoder.hasIncompleteInput)
         #expect(
             decoder.decode(bytes[2...]) == [
                 .character("名"), .character("前"), .character("o"), .character("k"), .character("😀"),

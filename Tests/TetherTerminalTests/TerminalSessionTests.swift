@@ -112,9 +112,11 @@ import Testing
         // A lone Escape arrives once the reader has waited for the rest of a sequence.
         try pty.type([0x1B])
         #expect(await first(1, of: keys) == [.escape])
-        // A UTF-8 character typed in two parts arrives whole.
+        // A UTF-8 character typed in two parts arrives whole, even when the rest comes after the Escape pause (a
+        // slow connection).
         let bytes = Array("ノ".utf8)
         try pty.type(Array(bytes[0..<1]))
+        usleep(150_000)
         try pty.type(Array(bytes[1...]))
         #expect(await first(1, of: keys) == [.character("ノ")])
     }

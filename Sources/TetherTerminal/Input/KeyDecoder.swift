@@ -3,7 +3,7 @@
 /// Feed every read to ``decode(_:)``: keys come out as soon as they are complete, and the bytes of a sequence split
 /// across reads (an escape sequence, a UTF-8 character, a bracketed paste) are held until the rest arrives. A lone
 /// Escape cannot be told from the start of a sequence by its bytes alone, so the reader calls ``flush()`` after a
-/// short pause with no new input (25–50 ms); ``hasIncompleteInput`` says whether a flush would do anything.
+/// short pause with no new input (25–50 ms) while ``hasIncompleteInput`` says an escape sequence may be cut short.
 ///
 /// ```swift
 /// var decoder = KeyDecoder()
@@ -41,9 +41,12 @@ public struct KeyDecoder: Sendable {
 
     public init() {}
 
-    /// Whether bytes are held that ``flush()`` would turn into keys: a lone Escape, an unfinished escape sequence
-    /// or UTF-8 character. A bracketed paste in progress does not count: it waits for its end however long it takes.
-    public var hasIncompleteInput: Bool { paste == nil && !pending.isEmpty }
+    /// Whether the reader should call ``flush()`` after a short pause: a lone Escape or an unfinished escape
+    /// sequence is held, which only the pause tells from the start of a longer sequence. An unfinished UTF-8
+    /// character does not count: its remaining bytes cannot be anything else, so it waits for them however long a
+    /// slow connection takes (``flush()`` still turns it into U+FFFD when the input ends). Nor does a bracketed
+    /// paste in progress: it waits for its end.
+    public var hasIncompleteInput: Bool { paste == nil && pending.first == 0x1B }
 
     /// Decodes `bytes` after the bytes of earlier calls and returns the keys that are now complete.
     public mutating func decode(_ bytes: some Collection<UInt8>) -> [Key] {

@@ -23,11 +23,17 @@ import TetherHTTPTesting
     }
 
     @Test func oneCallerCancellingDoesNotCancelTheOthers() async throws {
-        let stub = StubTransport { _ in StubResponse.json(#"{"id": 2, "title": "b"}"#).delayed(by: .milliseconds(200)) }
+        // The answer waits for the gate, so the quitter is cancelled while the transfer is in flight however slow
+        // the machine; the stayer's transfer is under way before the quitter asks.
+        let gate = SocketGate()
+        let stub = StubTransport { _ in
+            await gate.wait()
+            return StubResponse.json(#"{"id": 2, "title": "b"}"#)
+        }
         let client = makeClient(stub)
-        let quitter = Task { try await client.send(Request<Note>(path: "/notes/2")) }
         let stayer = Task { try await client.send(Request<Note>(path: "/notes/2")) }
         while stub.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        let quitter = Task { try await client.send(Request<Note>(path: "/notes/2")) }
         try await Task.sleep(for: .milliseconds(20))
         quitter.cancel()
         let quitterResult = await quitter.result
@@ -36,6 +42,7 @@ import TetherHTTPTesting
             return
         }
         #expect(error.isCancellation)
+        gate.open()
         #expect(try await stayer.value.value == Note(id: 2, title: "b"))
         #expect(stub.requests.count == 1)
     }
