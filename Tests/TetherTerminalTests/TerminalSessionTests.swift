@@ -116,7 +116,7 @@ import Testing
         // slow connection).
         let bytes = Array("ノ".utf8)
         try pty.type(Array(bytes[0..<1]))
-        usleep(150_000)
+        try await Task.sleep(for: .milliseconds(150))
         try pty.type(Array(bytes[1...]))
         #expect(await first(1, of: keys) == [.character("ノ")])
     }

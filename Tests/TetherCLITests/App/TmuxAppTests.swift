@@ -29,7 +29,7 @@ struct TmuxAppTests {
     @Test func theServerEndsWhenAsked() async throws {
         let tmux = try TmuxSession("sleep 60", width: 40, height: 10)
         try await tmux.waitFor("the window") { _ in true }
-        #expect(tmux.stop(), "the tmux server was still running 5 s after kill-server")
+        #expect(await tmux.stop(), "the tmux server was still running 5 s after kill-server")
     }
 
     @Test func searchingShowsYenPricesAndQuittingRestoresTheTerminal() async throws {

@@ -47,20 +47,28 @@ final class TmuxSession {
     /// The tmux server's process id, to make sure it is gone at the end.
     private var serverID: pid_t?
 
-    /// Kills the server if ``stop()`` could not end it: a server left behind would keep the descriptors it
-    /// inherited open and its program running after the tests.
+    /// Asks the server to end and makes sure it does: a server left behind would keep the descriptors it inherited
+    /// open and its program running after the tests. The wait runs on a thread of its own, off the concurrency
+    /// pool (a deinit cannot suspend, and blocking one of the pool's few threads for seconds starves other tests).
     deinit {
-        if !stop(), let serverID, serverID > 0 { kill(serverID, SIGKILL) }
+        _ = try? run(["kill-server"], readsOutput: false)
+        guard let serverID, serverID > 0 else { return }
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(5)
+            while TmuxSession.isRunning(serverID), Date() < deadline { usleep(20_000) }
+            if TmuxSession.isRunning(serverID) { kill(serverID, SIGKILL) }
+        }
     }
 
     /// Asks the server to end (`kill-server`, which hangs up its program) and waits up to 5 s for it to be gone;
     /// returns whether it is. Idempotent.
-    @discardableResult
-    func stop() -> Bool {
+    func stop() async -> Bool {
         _ = try? run(["kill-server"], readsOutput: false)
         guard let serverID, serverID > 0 else { return false }
-        let deadline = Date().addingTimeInterval(5)
-        while Self.isRunning(serverID), Date() < deadline { usleep(20_000) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.isRunning(serverID), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         return !Self.isRunning(serverID)
     }
 
