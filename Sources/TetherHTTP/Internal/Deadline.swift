@@ -53,8 +53,9 @@ func withDeadline<Value: Sendable>(
 
 /// One thread that fires deadlines: a min-heap of (instant, action), slept on until the earliest is due.
 ///
-/// Thread safety: `schedule` and `cancel` may be called from any thread; actions run on the monitor's thread and
-/// must be quick (they cancel a task).
+/// Thread safety: `schedule` and `cancel` may be called from any thread. Due actions (they cancel a task or a data
+/// task) are handed to Dispatch's global queue rather than run on the monitor's thread: cancelling runs cancellation
+/// handlers, and URLSession's on Linux wait for its work queue, which must not hold up the other deadlines.
 final class DeadlineMonitor: Sendable {
     static let shared = DeadlineMonitor()
 
@@ -119,7 +120,7 @@ final class DeadlineMonitor: Sendable {
             }
             if !due.isEmpty {
                 condition.unlock()
-                for action in due { action() }
+                for action in due { DispatchQueue.global().async(execute: action) }
                 condition.lock()
                 continue
             }
