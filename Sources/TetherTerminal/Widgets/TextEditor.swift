@@ -271,15 +271,7 @@ public struct TextEditor: Sendable, Hashable {
         // break (the index of the break is the next row's start).
         let line = rows[cursorLine]
         let end = segment + 1 < starts.count ? starts[segment + 1] - 1 : line.count
-        var column = 0
-        var index = starts[segment]
-        while index < end {
-            let width = TextLayout.drawnColumns(of: line[index])
-            if column + width > goal { break }
-            column += width
-            index += 1
-        }
-        cursorIndex = index
+        cursorIndex = Self.index(in: line[starts[segment]..<end], atColumn: goal)
         goalColumn = goal
         return true
     }
@@ -294,18 +286,23 @@ public struct TextEditor: Sendable, Hashable {
             return false
         }
         cursorLine = target
-        // The last character index whose column does not pass the goal.
+        cursorIndex = Self.index(in: rows[cursorLine][...], atColumn: goal)
+        goalColumn = goal
+        return true
+    }
+
+    /// The last index in `characters` (their end included) whose display column, counted from their start, does
+    /// not pass `goal`.
+    private static func index(in characters: ArraySlice<Character>, atColumn goal: Int) -> Int {
         var column = 0
-        var index = 0
-        for character in rows[cursorLine] {
-            let width = TextLayout.drawnColumns(of: character)
+        var index = characters.startIndex
+        while index < characters.endIndex {
+            let width = TextLayout.drawnColumns(of: characters[index])
             if column + width > goal { break }
             column += width
             index += 1
         }
-        cursorIndex = index
-        goalColumn = goal
-        return true
+        return index
     }
 
     private static func columns(of characters: ArraySlice<Character>) -> Int {
