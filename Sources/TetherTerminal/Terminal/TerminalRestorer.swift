@@ -37,7 +37,8 @@ enum TerminalRestorer {
         static func of(_ descriptor: Int32) -> FileIdentity? {
             var status = stat()
             guard fstat(descriptor, &status) == 0 else { return nil }
-            return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+            return FileIdentity(
+                device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino))
         }
     }
 

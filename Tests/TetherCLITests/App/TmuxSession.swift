@@ -95,7 +95,11 @@ final class TmuxSession {
         let argv = [tmux, "-L", socket, "-f", "/dev/null"] + arguments
         var pipe: [Int32] = [-1, -1]
         if readsOutput {
-            guard Glibc.pipe(&pipe) == 0 else { throw SpawnFailure(arguments: argv) }
+            #if canImport(Glibc)
+                guard Glibc.pipe(&pipe) == 0 else { throw SpawnFailure(arguments: argv) }
+            #else
+                guard Darwin.pipe(&pipe) == 0 else { throw SpawnFailure(arguments: argv) }
+            #endif
             _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(pipe[1], F_SETFD, FD_CLOEXEC)  // dup2 clears it on the child's copy
         }
@@ -108,7 +112,13 @@ final class TmuxSession {
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        #if canImport(Darwin)
+            // Apple's spawn closes every descriptor the actions do not name.
+            let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_CLOEXEC_DEFAULT
+        #else
+            let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -120,7 +130,9 @@ final class TmuxSession {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        closeDescriptorsFromThree(&actions)  // last: the actions run in order, and the pipe is dup'ed above
+        #if !canImport(Darwin)
+            closeDescriptorsFromThree(&actions)  // last: the actions run in order, and the pipe is dup'ed above
+        #endif
         let environment = ProcessInfo.processInfo.environment.filter { $0.key != "TMUX" }.map {
             "\($0.key)=\($0.value)"
         }
