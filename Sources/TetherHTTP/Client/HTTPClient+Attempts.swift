@@ -34,11 +34,13 @@ extension HTTPClient {
             if let total = deadlines.total, let remaining = deadlines.remaining, remaining <= .zero {
                 throw HTTPError(.timeout(.total(total)), request: summary, attempts: attempt - 1)
             }
-            do {
-                let host = prepared.url.host
-                rateLimitWait += try await run { try await self.rateLimiter.acquire(host: host) }
-            } catch {
-                throw HTTPError(.cancelled, request: summary, attempts: attempt - 1)
+            if !rateLimiter.isEmpty {
+                do {
+                    let host = prepared.url.host
+                    rateLimitWait += try await run { try await self.rateLimiter.acquire(host: host) }
+                } catch {
+                    throw HTTPError(.cancelled, request: summary, attempts: attempt - 1)
+                }
             }
             var wire = prepared
             for interceptor in configuration.interceptors {
