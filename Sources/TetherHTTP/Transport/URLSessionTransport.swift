@@ -60,9 +60,30 @@ public final class URLSessionTransport: HTTPTransport {
     /// inline rather than on the session's delegate `OperationQueue` (the completion-handler and delegate routes
     /// hop there, which costs more CPU per request than the client's own pipeline). The size limit is checked on
     /// the whole body; the client enforces the deadline by cancelling the calling task.
+    ///
+    /// `data(for:)` runs in a task of its own that is never cancelled. FoundationNetworking answers a cancelled
+    /// `data(for:)` by cancelling the data task, which waits for the session's work queue while the Swift task's
+    /// status lock is held; if the transfer completes on that queue at the same moment, its resumption waits for the
+    /// same lock, and both wait forever (seen as hung test runs). Cancelling the calling task instead cancels the
+    /// data task from the session's own list (``cancelDataTask(markedBy:completion:)``), holding no lock.
     private func sendBuffered(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let (body, response) = try await session.data(for: Self.urlRequest(for: request))
+        var urlRequest = Self.urlRequest(for: request)
+        // The marker finds this request's data task in the session (`mainDocumentURL` only steers cookies, which
+        // are off).
+        let marker = URL(string: "tether-transfer:\(UUID().uuidString)")!
+        urlRequest.mainDocumentURL = marker
+        let completion = TransferEnded()
+        let session = self.session
+        let transfer = Task.immediate {
+            defer { completion.mark() }
+            return try await session.data(for: urlRequest)
+        }
+        let (body, response) = try await withTaskCancellationHandler {
+            try await transfer.value
+        } onCancel: {
+            Self.cancelDataTask(markedBy: marker, in: session, completion: completion)
+        }
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         if body.count > request.maximumResponseSize {
             throw HTTPError(
@@ -71,6 +92,24 @@ public final class URLSessionTransport: HTTPTransport {
         return TransportResponse(
             status: HTTPStatus(code: http.statusCode), headers: HTTPHeaders(http), body: body,
             url: http.url ?? request.url)
+    }
+
+    /// Cancels the session's data task whose request carries `marker`, off the calling thread. The task may not be
+    /// in the session's list yet when the cancellation comes early: then it looks again every 5 ms until it finds it
+    /// or `completion` says the transfer has ended (giving up after 10 s).
+    private static func cancelDataTask(
+        markedBy marker: URL, in session: URLSession, completion: TransferEnded, attempt: Int = 0
+    ) {
+        guard !completion.isMarked, attempt < 2_000 else { return }
+        session.getAllTasks { tasks in
+            if let task = tasks.first(where: { $0.originalRequest?.mainDocumentURL == marker }) {
+                DispatchQueue.global().async { task.cancel() }
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+                cancelDataTask(markedBy: marker, in: session, completion: completion, attempt: attempt + 1)
+            }
+        }
     }
 
     /// Streams the response through the session delegate, reporting `progress`, and cancels the data task itself
@@ -306,4 +345,13 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         transfer?.complete(error: error, taskResponse: task.response as? HTTPURLResponse)
     }
+}
+
+/// Set once a buffered transfer's `data(for:)` has returned, so a late cancellation stops looking for its task.
+private final class TransferEnded: Sendable {
+    private let ended = Atomic<Bool>(false)
+
+    func mark() { ended.store(true, ordering: .sequentiallyConsistent) }
+
+    var isMarked: Bool { ended.load(ordering: .sequentiallyConsistent) }
 }
