@@ -91,7 +91,9 @@ final class APIEnvironment: Sendable {
         if let api = options.api {
             apiBase = api
             apiDescription = api.absoluteString
-        } else if let recordFile, let shared = try await sharedServerOrLock(recordFile, databaseFile, &lock) {
+        } else if let databaseFile, let recordFile,
+            let shared = try await sharedServerOrLock(recordFile, databaseFile, &lock)
+        {
             apiBase = URL(string: "http://127.0.0.1:\(shared.port)")!
             apiDescription = "embedded 127.0.0.1:\(shared.port) (shared)"
         } else {
@@ -136,12 +138,11 @@ final class APIEnvironment: Sendable {
     ///
     /// - Throws: ``CLIError/failure(_:)`` when the wait runs out or the lock file cannot be made.
     private static func sharedServerOrLock(
-        _ recordFile: URL, _ databaseFile: URL?, _ lock: inout DatabaseLock?
+        _ recordFile: URL, _ databaseFile: URL, _ lock: inout DatabaseLock?
     ) async throws(CLIError) -> SharedEmbeddedServer? {
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
             if let shared = SharedEmbeddedServer.running(recordedIn: recordFile) { return shared }
-            guard let databaseFile else { return nil }
             if let acquired = try DatabaseLock.tryAcquire(for: databaseFile) {
                 // The holder may have offered its server just before it let go of the lock; use it if so.
                 if let shared = SharedEmbeddedServer.running(recordedIn: recordFile) {

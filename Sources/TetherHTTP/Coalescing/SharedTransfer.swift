@@ -3,7 +3,7 @@ import Synchronization
 /// One coalesced transfer: the task it runs in (the coalescer's), what it has done so far, and how it is stopped.
 ///
 /// The attempts run inline in the transfer's own task, and an attempt's deadline cancels that task
-/// (``attempt(limit:_:)``): no task per attempt, so a request is handed between threads once fewer. A task's
+/// (``attempt(limit:_:)``): no deadline task per attempt, so a request is handed between threads once fewer. A task's
 /// cancellation cannot be undone, so once a deadline has cancelled the transfer's task, the rest of the transfer
 /// (backoff, the rate limit, interceptors, further attempts) runs in fresh tasks, one at a time (``run(_:)``). When
 /// the last caller leaves, ``abandon()`` cancels the transfer's task and the fresh task running then.

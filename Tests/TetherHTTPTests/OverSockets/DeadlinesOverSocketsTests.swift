@@ -74,7 +74,8 @@ struct DeadlinesOverSocketsTests {
     }
 
     /// A shared GET's attempt runs in the coalescer's task, which its deadline cancels; the backoff and the retries
-    /// after it run in fresh tasks, and cancelling the caller must still reach them.
+    /// after it run in fresh tasks. Cancelling the caller then must end its request at once, and the abandoned
+    /// transfer must not go on to another attempt.
     @Test func cancellingDuringTheBackoffAfterATimeoutEndsTheRequest() async throws {
         try await withSocketServer(answering: .json(text: "{}")) { server in
             let events = SocketEventLog()
