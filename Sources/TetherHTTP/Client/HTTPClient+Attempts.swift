@@ -9,8 +9,10 @@ extension HTTPClient {
     /// later); errors are thrown.
     ///
     /// `shared`, for a transfer shared by coalesced callers, learns each attempt as it starts, so a caller that
-    /// stops waiting reports the attempts made; and the attempts run in its task, which their deadlines cancel
-    /// (``SharedTransfer``). Without it each attempt runs in a task of its own under ``withDeadline(_:operation:)``.
+    /// stops waiting reports the attempts made. On ``URLSessionTransport`` without progress its attempts run inline
+    /// in its task, the transport's `data(for:)` too (``SharedTransfer/attempt(limit:_:)``). Otherwise each attempt
+    /// runs in a task of its own under ``withDeadline(_:operation:)``, except on the transport's streaming route,
+    /// which enforces the deadline itself.
     func sendAttempts(
         _ prepared: TransportRequest, policy: RetryPolicy, summary: RequestSummary, deadlines: Deadlines,
         progress: (@Sendable (TransferProgress) -> Void)?, shared: SharedTransfer? = nil
@@ -21,12 +23,9 @@ extension HTTPClient {
         var rateLimitWait = Duration.zero
         var interceptorRetries = 0
         let retrySafe = RetryPolicy.isRetrySafe(method: prepared.method, headers: prepared.headers)
-        // A shared transfer is cancelled when abandoned; its task may also have been cancelled by a deadline.
+        // A shared transfer is cancelled when abandoned (and its task is not cancelled while it waits in the
+        // transport).
         func isCancelled() -> Bool { shared?.isAbandoned ?? Task.isCancelled }
-        func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-            guard let shared else { return try await operation() }
-            return try await shared.run(operation)
-        }
 
         while true {
             attempt += 1
@@ -37,7 +36,7 @@ extension HTTPClient {
             if !rateLimiter.isEmpty {
                 do {
                     let host = prepared.url.host
-                    rateLimitWait += try await run { try await self.rateLimiter.acquire(host: host) }
+                    rateLimitWait += try await rateLimiter.acquire(host: host)
                 } catch {
                     throw HTTPError(.cancelled, request: summary, attempts: attempt - 1)
                 }
@@ -45,8 +44,7 @@ extension HTTPClient {
             var wire = prepared
             for interceptor in configuration.interceptors {
                 do {
-                    let current = wire
-                    wire = try await run { try await interceptor.adapt(current) }
+                    wire = try await interceptor.adapt(wire)
                 } catch let error as HTTPError {
                     throw HTTPError(error.kind, request: summary, attempts: attempt - 1)
                 } catch {
@@ -68,15 +66,14 @@ extension HTTPClient {
                 let request = wire
                 if urlSessionTransport != nil, progress != nil {
                     // The transport's streaming route cancels its own data task at the deadline: no task needed.
-                    let deadline = attemptStart + limit
-                    response = try await run { try await self.followRedirects(request, progress, deadline: deadline) }
-                } else if let shared {
-                    response = try await shared.attempt(limit: limit) {
-                        try await self.followRedirects(request, progress, deadline: nil)
+                    response = try await followRedirects(request, progress, deadline: attemptStart + limit, gate: nil)
+                } else if let shared, urlSessionTransport != nil {
+                    response = try await shared.attempt(limit: limit) { gate in
+                        try await self.followRedirects(request, progress, deadline: nil, gate: gate)
                     }
                 } else {
-                    response = try await withDeadline(limit) {
-                        try await self.followRedirects(request, progress, deadline: nil)
+                    response = try await withDeadline(limit) { gate in
+                        try await self.followRedirects(request, progress, deadline: nil, gate: gate)
                     }
                 }
                 outcome = .success(response)
@@ -105,8 +102,7 @@ extension HTTPClient {
             var decision = RetryDecision.useDefault
             for interceptor in configuration.interceptors {
                 let current = wire
-                decision =
-                    (try? await run { await interceptor.retryDecision(for: current, context: context) }) ?? .doNotRetry
+                decision = await interceptor.retryDecision(for: current, context: context)
                 if decision != .useDefault { break }
             }
             var delay: Duration?
@@ -152,7 +148,7 @@ extension HTTPClient {
             notify(.retrying(summary, attempt: attempt, delay: delay, reason: reason))
             if delay > .zero {
                 do {
-                    try await run { try await Task.sleep(for: delay) }
+                    try await Task.sleep(for: delay)
                 } catch {
                     throw HTTPError(.cancelled, request: summary, attempts: attempt)
                 }
@@ -163,10 +159,12 @@ extension HTTPClient {
     /// One attempt's transfers: the request and the redirects it leads to.
     ///
     /// With a `deadline` and `progress`, the transport (a ``URLSessionTransport``, streaming) enforces it on each
-    /// transfer and throws ``DeadlineExceeded``; otherwise the caller enforces it (``withDeadline(_:operation:)``).
+    /// transfer and throws ``DeadlineExceeded``; otherwise the caller enforces it by stopping `gate`
+    /// (``withDeadline(_:operation:)``, ``SharedTransfer/attempt(limit:_:)``), and a ``URLSessionTransport`` without
+    /// progress runs each transfer in the calling task behind that gate.
     func followRedirects(
         _ request: TransportRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
-        deadline: ContinuousClock.Instant?
+        deadline: ContinuousClock.Instant?, gate: TransferGate?
     ) async throws -> TransportResponse {
         var current = request
         var redirects = 0
@@ -174,6 +172,8 @@ extension HTTPClient {
             let response: TransportResponse
             if let deadline, let urlSessionTransport, let progress {
                 response = try await urlSessionTransport.sendStreaming(current, progress: progress, deadline: deadline)
+            } else if let gate, let urlSessionTransport, progress == nil {
+                response = try await urlSessionTransport.sendBuffered(current, gate: gate)
             } else {
                 response = try await transport.send(current, progress: progress)
             }

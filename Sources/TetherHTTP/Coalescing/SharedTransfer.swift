@@ -2,23 +2,25 @@ import Synchronization
 
 /// One coalesced transfer: the task it runs in (the coalescer's), what it has done so far, and how it is stopped.
 ///
-/// The attempts run inline in the transfer's own task, and an attempt's deadline cancels that task
-/// (``attempt(limit:_:)``): no deadline task per attempt, so a request is handed between threads once fewer. A task's
-/// cancellation cannot be undone, so once a deadline has cancelled the transfer's task, the rest of the transfer
-/// (backoff, the rate limit, interceptors, further attempts) runs in fresh tasks, one at a time (``run(_:)``). When
-/// the last caller leaves, ``abandon()`` cancels the transfer's task and the fresh task running then.
+/// With ``URLSessionTransport`` and no progress, each attempt runs inline in the transfer's own task, and the
+/// transport's `data(for:)` runs there too (``attempt(limit:_:)``): no task per attempt and none in the transport, so
+/// a request is handed between threads as few times as the coalescing allows. That task must not be cancelled while
+/// it waits inside `data(for:)` (see ``TransferGate``), so the attempt's deadline and ``abandon()`` stop the
+/// attempt's gate, which cancels the data task there and the task elsewhere. A deadline never cancels the task: the
+/// retries after a timed-out attempt run in it as before.
+///
+/// Other routes run each attempt in a task of its own (``withDeadline(_:operation:)``) and never call `data(for:)`
+/// in the transfer's task, so ``abandon()`` simply cancels that task.
 ///
 /// Thread safety: every member may be used from any thread.
 final class SharedTransfer: Sendable {
     private struct State {
         /// The task the transfer runs in, once the coalescer has it.
         var task: Task<Void, Never>?
-        /// Cancels the fresh task running part of the transfer, if one is.
-        var cancelFreshTask: (@Sendable () -> Void)?
+        /// The gate of the inline attempt in progress, if one is.
+        var gate: TransferGate?
         /// Every caller left.
         var abandoned = false
-        /// A deadline cancelled `task` (or will as soon as it is attached).
-        var deadlineCancelledTask = false
     }
 
     private let state = Mutex(State())
@@ -35,83 +37,59 @@ final class SharedTransfer: Sendable {
     /// Whether every caller left: the transfer is cancelled for good.
     var isAbandoned: Bool { state.withLock { $0.abandoned } }
 
-    /// Hands over the task the transfer runs in; cancels it at once if the transfer was abandoned or a deadline
-    /// passed before it was attached.
+    /// Hands over the task the transfer runs in (it may already be inside its first attempt); cancels it at once,
+    /// or through the attempt's gate, if the transfer was abandoned before.
     func attach(_ task: Task<Void, Never>) {
-        let cancel = state.withLock { state -> Bool in
+        let (gate, abandoned) = state.withLock { state in
             state.task = task
-            return state.abandoned || state.deadlineCancelledTask
+            return (state.gate, state.abandoned)
         }
-        if cancel { task.cancel() }
+        if let gate {
+            gate.attach { task.cancel() }
+        } else if abandoned {
+            task.cancel()
+        }
     }
 
-    /// Cancels the transfer: its task and the fresh task running part of it. Idempotent.
+    /// Cancels the transfer: through the inline attempt's gate when one is in progress, otherwise by cancelling its
+    /// task. Idempotent.
     func abandon() {
-        let (task, cancelFreshTask) = state.withLock { state in
+        let (task, gate) = state.withLock { state in
             state.abandoned = true
-            return (state.task, state.cancelFreshTask)
+            return (state.task, state.gate)
         }
-        task?.cancel()
-        cancelFreshTask?()
-    }
-
-    /// Runs `operation` in the transfer's task, or in a fresh one once a deadline has cancelled that task.
-    ///
-    /// - Throws: what `operation` throws (`CancellationError` and the like once abandoned).
-    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard state.withLock({ $0.deadlineCancelledTask }) else { return try await operation() }
-        return try await inFreshTask(limit: nil, operation)
-    }
-
-    /// Runs one attempt, throwing ``DeadlineExceeded`` if it has not finished within `limit`: inline, with the
-    /// deadline cancelling the transfer's task, or in a fresh task (which the deadline cancels) once an earlier
-    /// deadline cancelled the transfer's task.
-    func attempt<T: Sendable>(limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T
-    {
-        if state.withLock({ $0.deadlineCancelledTask }) { return try await inFreshTask(limit: limit, operation) }
-        let expired = Atomic<Bool>(false)
-        let token = DeadlineMonitor.shared.schedule(at: ContinuousClock.now + limit) { [self] in
-            expired.store(true, ordering: .sequentiallyConsistent)
-            let task = state.withLock { state -> Task<Void, Never>? in
-                state.deadlineCancelledTask = true
-                return state.task
-            }
+        if let gate {
+            gate.stop(.cancelled, cancellingTask: true)
+        } else {
             task?.cancel()
+        }
+    }
+
+    /// Runs one attempt inline in the transfer's task, throwing ``DeadlineExceeded`` if it has not finished within
+    /// `limit`. `operation` must pass the gate it gets to the transport (``URLSessionTransport/sendBuffered(_:gate:)``),
+    /// which is the only place the attempt waits.
+    ///
+    /// - Throws: `CancellationError` when the transfer is abandoned before the attempt starts; otherwise what
+    ///   `operation` throws, ``DeadlineExceeded`` when the deadline stopped it.
+    func attempt<T: Sendable>(
+        limit: Duration, _ operation: @escaping @Sendable (TransferGate) async throws -> T
+    ) async throws -> T {
+        let gate = TransferGate()
+        let (task, abandoned) = state.withLock { state in
+            if !state.abandoned { state.gate = gate }
+            return (state.task, state.abandoned)
+        }
+        if abandoned { throw CancellationError() }
+        if let task { gate.attach { task.cancel() } }
+        defer { state.withLock { $0.gate = nil } }
+        let expired = Atomic<Bool>(false)
+        let token = DeadlineMonitor.shared.schedule(at: ContinuousClock.now + limit) {
+            expired.store(true, ordering: .sequentiallyConsistent)
+            gate.stop(.expired, cancellingTask: false)
         }
         defer { DeadlineMonitor.shared.cancel(token) }
         do {
-            return try await operation()
-        } catch {
-            if expired.load(ordering: .sequentiallyConsistent) && !isAbandoned { throw DeadlineExceeded() }
-            throw error
-        }
-    }
-
-    /// Runs `operation` in a task of its own that ``abandon()`` cancels, and `limit` too when given (then throwing
-    /// ``DeadlineExceeded``). Awaits it without a cancellation handler: the calling task is the transfer's, which a
-    /// deadline has cancelled.
-    private func inFreshTask<T: Sendable>(
-        limit: Duration?, _ operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        let task = Task { try await operation() }
-        let abandoned = state.withLock { state -> Bool in
-            state.cancelFreshTask = { task.cancel() }
-            return state.abandoned
-        }
-        if abandoned { task.cancel() }
-        let expired = Atomic<Bool>(false)
-        let token = limit.map { limit in
-            DeadlineMonitor.shared.schedule(at: ContinuousClock.now + limit) {
-                expired.store(true, ordering: .sequentiallyConsistent)
-                task.cancel()
-            }
-        }
-        defer {
-            if let token { DeadlineMonitor.shared.cancel(token) }
-            state.withLock { $0.cancelFreshTask = nil }
-        }
-        do {
-            return try await task.value
+            return try await operation(gate)
         } catch {
             if expired.load(ordering: .sequentiallyConsistent) && !isAbandoned { throw DeadlineExceeded() }
             throw error

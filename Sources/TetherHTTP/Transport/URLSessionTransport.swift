@@ -59,15 +59,30 @@ public final class URLSessionTransport: HTTPTransport {
     /// Without progress to report: URLSession's async `data(for:)`, whose completion FoundationNetworking runs
     /// inline rather than on the session's delegate `OperationQueue` (the completion-handler and delegate routes
     /// hop there, which costs more CPU per request than the client's own pipeline). The size limit is checked on
-    /// the whole body; the client enforces the deadline by cancelling the calling task.
+    /// the whole body.
     ///
-    /// `data(for:)` runs in a task of its own that is never cancelled. FoundationNetworking answers a cancelled
-    /// `data(for:)` by cancelling the data task, which waits for the session's work queue while the Swift task's
-    /// status lock is held; if the transfer completes on that queue at the same moment, its resumption waits for the
-    /// same lock, and both wait forever (seen as hung test runs). Cancelling the calling task instead cancels the
-    /// data task from the session's own list (``cancelDataTask(markedBy:completion:)``), holding no lock.
+    /// `data(for:)` runs in a task of its own that is never cancelled (see ``TransferGate`` for why): cancelling
+    /// the calling task stops the gate, which cancels the data task instead.
     private func sendBuffered(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
+        let gate = TransferGate()
+        let transfer = Task.immediate { try await self.sendBuffered(request, gate: gate) }
+        return try await withTaskCancellationHandler {
+            try await transfer.value
+        } onCancel: {
+            gate.stop(.cancelled, cancellingTask: false)
+        }
+    }
+
+    /// A buffered transfer in the calling task, which the caller promises not to cancel while it waits here:
+    /// whoever would cancel it stops `gate`, which cancels the data task (found by a marker in the session's task
+    /// list, from a Dispatch thread, holding no lock). This is how the client runs a transfer in the task it already
+    /// has for the attempt, without one more.
+    ///
+    /// - Throws: what ``TransferGate/enter(cancel:)`` throws when the gate is already stopped; `URLError` from
+    ///   the session (`.cancelled` once the gate cancels the data task); ``HTTPError`` for a body over the size
+    ///   limit.
+    func sendBuffered(_ request: TransportRequest, gate: TransferGate) async throws -> TransportResponse {
         var urlRequest = Self.urlRequest(for: request)
         // The marker finds this request's data task in the session (`mainDocumentURL` only steers cookies, which
         // are off).
@@ -75,15 +90,19 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.mainDocumentURL = marker
         let completion = TransferEnded()
         let session = self.session
-        let transfer = Task.immediate {
-            defer { completion.mark() }
-            return try await session.data(for: urlRequest)
+        try gate.enter { Self.cancelDataTask(markedBy: marker, in: session, completion: completion) }
+        func ended() {
+            completion.mark()
+            gate.leave()
         }
-        let (body, response) = try await withTaskCancellationHandler {
-            try await transfer.value
-        } onCancel: {
-            Self.cancelDataTask(markedBy: marker, in: session, completion: completion)
+        let (body, response): (Data, URLResponse)
+        do {
+            (body, response) = try await session.data(for: urlRequest)
+        } catch {
+            ended()
+            throw error
         }
+        ended()
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         if body.count > request.maximumResponseSize {
             throw HTTPError(
@@ -94,12 +113,12 @@ public final class URLSessionTransport: HTTPTransport {
             url: http.url ?? request.url)
     }
 
-    /// Cancels the session's data task whose request carries `marker`, off the calling thread. The task may not be
-    /// in the session's list yet when the cancellation comes early: then it looks again every 5 ms until it finds it
-    /// or `completion` says the transfer has ended (giving up after 10 s).
     /// Numbers the buffered transfers' markers (a counter costs less per request than a UUID).
     private static let nextMarker = Atomic<UInt64>(0)
 
+    /// Cancels the session's data task whose request carries `marker`, off the calling thread. The task may not be
+    /// in the session's list yet when the cancellation comes early: then it looks again every 5 ms until it finds it
+    /// or `completion` says the transfer has ended (giving up after 10 s).
     private static func cancelDataTask(
         markedBy marker: URL, in session: URLSession, completion: TransferEnded, attempt: Int = 0
     ) {
@@ -120,7 +139,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// own per attempt.
     ///
     /// The deadline is watched by the shared ``DeadlineMonitor``; cancelling the calling task cancels the data task
-    /// too.
+    /// too (from a Dispatch thread).
     func sendStreaming(
         _ request: TransportRequest, progress: @escaping @Sendable (TransferProgress) -> Void,
         deadline: ContinuousClock.Instant?
@@ -143,7 +162,8 @@ public final class URLSessionTransport: HTTPTransport {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            // Not here, under the Swift task's status lock: `cancel()` waits for the session's work queue.
+            DispatchQueue.global().async { task.cancel() }
         }
     }
 
