@@ -9,10 +9,11 @@ extension HTTPClient {
     /// later); errors are thrown.
     ///
     /// `shared`, for a transfer shared by coalesced callers, learns each attempt as it starts, so a caller that
-    /// stops waiting reports the attempts made. On ``URLSessionTransport`` without progress its attempts run inline
-    /// in its task, the transport's `data(for:)` too (``SharedTransfer/attempt(limit:_:)``). Otherwise each attempt
-    /// runs in a task of its own under ``withDeadline(_:operation:)``, except on the transport's streaming route,
-    /// which enforces the deadline itself.
+    /// stops waiting reports the attempts made.
+    ///
+    /// On ``URLSessionTransport`` each attempt runs in the calling task and the transport enforces its deadline by
+    /// cancelling the data task; on other transports each attempt runs in a task of its own under
+    /// ``withDeadline(_:operation:)``.
     func sendAttempts(
         _ prepared: TransportRequest, policy: RetryPolicy, summary: RequestSummary, deadlines: Deadlines,
         progress: (@Sendable (TransferProgress) -> Void)?, shared: SharedTransfer? = nil
@@ -23,8 +24,7 @@ extension HTTPClient {
         var rateLimitWait = Duration.zero
         var interceptorRetries = 0
         let retrySafe = RetryPolicy.isRetrySafe(method: prepared.method, headers: prepared.headers)
-        // A shared transfer is cancelled when abandoned (and its task is not cancelled while it waits in the
-        // transport).
+        // A shared transfer is cancelled when abandoned.
         func isCancelled() -> Bool { shared?.isAbandoned ?? Task.isCancelled }
 
         while true {
@@ -64,16 +64,12 @@ extension HTTPClient {
             do {
                 let response: TransportResponse
                 let request = wire
-                if urlSessionTransport != nil, progress != nil {
-                    // The transport's streaming route cancels its own data task at the deadline: no task needed.
-                    response = try await followRedirects(request, progress, deadline: attemptStart + limit, gate: nil)
-                } else if let shared, urlSessionTransport != nil {
-                    response = try await shared.attempt(limit: limit) { gate in
-                        try await self.followRedirects(request, progress, deadline: nil, gate: gate)
-                    }
+                if urlSessionTransport != nil {
+                    // The transport cancels its own data task at the deadline: no task needed.
+                    response = try await followRedirects(request, progress, deadline: attemptStart + limit)
                 } else {
-                    response = try await withDeadline(limit) { gate in
-                        try await self.followRedirects(request, progress, deadline: nil, gate: gate)
+                    response = try await withDeadline(limit) {
+                        try await self.followRedirects(request, progress, deadline: nil)
                     }
                 }
                 outcome = .success(response)
@@ -158,22 +154,23 @@ extension HTTPClient {
 
     /// One attempt's transfers: the request and the redirects it leads to.
     ///
-    /// With a `deadline` and `progress`, the transport (a ``URLSessionTransport``, streaming) enforces it on each
-    /// transfer and throws ``DeadlineExceeded``; otherwise the caller enforces it by stopping `gate`
-    /// (``withDeadline(_:operation:)``, ``SharedTransfer/attempt(limit:_:)``), and a ``URLSessionTransport`` without
-    /// progress runs each transfer in the calling task behind that gate.
+    /// With a `deadline`, the transport (a ``URLSessionTransport``) enforces it on each transfer and throws
+    /// ``DeadlineExceeded``; otherwise the caller enforces it (``withDeadline(_:operation:)``).
     func followRedirects(
         _ request: TransportRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
-        deadline: ContinuousClock.Instant?, gate: TransferGate?
+        deadline: ContinuousClock.Instant?
     ) async throws -> TransportResponse {
         var current = request
         var redirects = 0
         while true {
             let response: TransportResponse
-            if let deadline, let urlSessionTransport, let progress {
-                response = try await urlSessionTransport.sendStreaming(current, progress: progress, deadline: deadline)
-            } else if let gate, let urlSessionTransport, progress == nil {
-                response = try await urlSessionTransport.sendBuffered(current, gate: gate)
+            if let deadline, let urlSessionTransport {
+                if let progress {
+                    response = try await urlSessionTransport.sendStreaming(
+                        current, progress: progress, deadline: deadline)
+                } else {
+                    response = try await urlSessionTransport.sendBuffered(current, deadline: deadline)
+                }
             } else {
                 response = try await transport.send(current, progress: progress)
             }

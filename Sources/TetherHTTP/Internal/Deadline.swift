@@ -22,31 +22,28 @@ struct Deadlines: Sendable {
 /// Thrown by ``withDeadline(_:operation:)`` when the limit passes first.
 struct DeadlineExceeded: Error {}
 
-/// Runs `operation`, stopping it and throwing ``DeadlineExceeded`` if it has not finished within `limit`.
+/// Runs `operation`, cancelling it and throwing ``DeadlineExceeded`` if it has not finished within `limit`.
 ///
-/// For attempts that do not run inline in a coalesced transfer's task (``SharedTransfer``) or on
-/// ``URLSessionTransport``'s streaming route: the operation runs in a task of its own, started at once on the
-/// calling thread (`Task.immediate`). When the limit passes, or the caller is cancelled, the operation's
-/// ``TransferGate`` is stopped: it cancels a URLSession transfer in progress (which runs in that same task, see
-/// ``URLSessionTransport/sendBuffered(_:gate:)``) and otherwise the task. One monitor thread watches every request
-/// in flight, so a request costs a heap insertion and removal rather than a timer of its own.
+/// For transports other than ``URLSessionTransport`` (which cancels its own data task at the deadline, see
+/// ``HTTPClient/followRedirects(_:_:deadline:)``): the operation runs in a task of its own, started at once on the
+/// calling thread (`Task.immediate`), which the shared ``DeadlineMonitor`` cancels when the limit passes; cancelling
+/// the caller cancels it too. One monitor thread watches every request in flight, so a request costs a heap
+/// insertion and removal rather than a timer of its own.
 func withDeadline<Value: Sendable>(
-    _ limit: Duration, operation: @escaping @Sendable (TransferGate) async throws -> Value
+    _ limit: Duration, operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
     let expired = Atomic<Bool>(false)
-    let gate = TransferGate()
-    let task = Task.immediate { try await operation(gate) }
-    gate.attach { task.cancel() }
+    let task = Task.immediate { try await operation() }
     let token = DeadlineMonitor.shared.schedule(at: ContinuousClock.now + limit) {
         expired.store(true, ordering: .sequentiallyConsistent)
-        gate.stop(.expired, cancellingTask: true)
+        task.cancel()
     }
     defer { DeadlineMonitor.shared.cancel(token) }
     do {
         return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
-            gate.stop(.cancelled, cancellingTask: true)
+            task.cancel()
         }
     } catch {
         if expired.load(ordering: .sequentiallyConsistent) { throw DeadlineExceeded() }

@@ -10,11 +10,18 @@ import Synchronization
 /// The default transport: Foundation's `URLSession`, with its cache, cookies and redirects turned off (the client
 /// does those itself, the same way on every platform).
 ///
-/// When progress is asked for, responses stream through the session delegate, so a body larger than the
-/// request's maximum size is stopped as soon as the limit is crossed (or at once when `Content-Length` says so),
-/// progress is reported as bytes arrive, and the client's per-attempt deadline is enforced here by cancelling the
-/// data task (no task per attempt). Otherwise the session's async `data(for:)` is used, which costs the least per
-/// request on Linux, and the size limit is checked on the whole body.
+/// Every transfer is a data task whose callbacks run inline on the session's own work queue (an
+/// ``InlineOperationQueue`` is the session's delegate queue), where they resume the waiting task directly: one hand-off
+/// between threads per request, as few as URLSession's own `data(for:)`. Without progress to report, the task's
+/// completion handler gets the whole body and the size limit is checked on it. With progress, responses stream
+/// through the session delegate, so a body larger than the request's maximum size is stopped as soon as the limit is
+/// crossed (or at once when `Content-Length` says so) and progress is reported as bytes arrive.
+///
+/// Cancelling the calling task, or the deadline the client passes, cancels the data task from a Dispatch thread.
+/// Never from inside a cancellation handler: FoundationNetworking's `URLSessionTask.cancel()` waits for the session's
+/// work queue, and a handler runs under the Swift task's status lock, which the work queue needs when it resumes that
+/// task (both would wait forever). That is also why `data(for:)` is not used: its own cancellation handler does just
+/// that.
 ///
 /// On Linux, a 3xx response that is not redirected (no `Location`) arrives with an empty body.
 ///
@@ -42,7 +49,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         let delegate = SessionDelegate()
         self.delegate = delegate
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: InlineOperationQueue())
     }
 
     deinit {
@@ -53,56 +60,40 @@ public final class URLSessionTransport: HTTPTransport {
         _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> TransportResponse {
         if let progress { return try await sendStreaming(request, progress: progress, deadline: nil) }
-        return try await sendBuffered(request)
+        return try await sendBuffered(request, deadline: nil)
     }
 
-    /// Without progress to report: URLSession's async `data(for:)`, whose completion FoundationNetworking runs
-    /// inline rather than on the session's delegate `OperationQueue` (the completion-handler and delegate routes
-    /// hop there, which costs more CPU per request than the client's own pipeline). The size limit is checked on
-    /// the whole body.
+    /// The whole response through the data task's completion handler, which resumes the calling task from the
+    /// session's queue; the size limit is checked on the whole body. When `deadline` passes first the data task is
+    /// cancelled and ``DeadlineExceeded`` thrown: the client's deadline without a task of its own.
     ///
-    /// `data(for:)` runs in a task of its own that is never cancelled (see ``TransferGate`` for why): cancelling
-    /// the calling task stops the gate, which cancels the data task instead.
-    private func sendBuffered(_ request: TransportRequest) async throws -> TransportResponse {
+    /// - Throws: `CancellationError` when the calling task is already cancelled; `URLError` from the session
+    ///   (`.cancelled` once the calling task is cancelled); ``DeadlineExceeded``; ``HTTPError`` for a body over the
+    ///   size limit.
+    func sendBuffered(_ request: TransportRequest, deadline: ContinuousClock.Instant?) async throws -> TransportResponse
+    {
         try Task.checkCancellation()
-        let gate = TransferGate()
-        let transfer = Task.immediate { try await self.sendBuffered(request, gate: gate) }
-        return try await withTaskCancellationHandler {
-            try await transfer.value
+        let watch = CancellationWatch()
+        let (body, response) = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                let task = session.dataTask(with: Self.urlRequest(for: request)) { data, response, error in
+                    watch.ended()
+                    if watch.isExpired {
+                        continuation.resume(throwing: DeadlineExceeded())
+                    } else if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                watch.start(task, deadline: deadline)
+            }
         } onCancel: {
-            gate.stop(.cancelled, cancellingTask: false)
+            watch.cancel()
         }
-    }
-
-    /// A buffered transfer in the calling task, which the caller promises not to cancel while it waits here:
-    /// whoever would cancel it stops `gate`, which cancels the data task (found by a marker in the session's task
-    /// list, from a Dispatch thread, holding no lock). This is how the client runs a transfer in the task it already
-    /// has for the attempt, without one more.
-    ///
-    /// - Throws: what ``TransferGate/enter(cancel:)`` throws when the gate is already stopped; `URLError` from
-    ///   the session (`.cancelled` once the gate cancels the data task); ``HTTPError`` for a body over the size
-    ///   limit.
-    func sendBuffered(_ request: TransportRequest, gate: TransferGate) async throws -> TransportResponse {
-        var urlRequest = Self.urlRequest(for: request)
-        // The marker finds this request's data task in the session (`mainDocumentURL` only steers cookies, which
-        // are off).
-        let marker = URL(string: "tether-transfer:\(Self.nextMarker.add(1, ordering: .relaxed).newValue)")!
-        urlRequest.mainDocumentURL = marker
-        let completion = TransferEnded()
-        let session = self.session
-        try gate.enter { Self.cancelDataTask(markedBy: marker, in: session, completion: completion) }
-        func ended() {
-            completion.mark()
-            gate.leave()
-        }
-        let (body, response): (Data, URLResponse)
-        do {
-            (body, response) = try await session.data(for: urlRequest)
-        } catch {
-            ended()
-            throw error
-        }
-        ended()
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         if body.count > request.maximumResponseSize {
             throw HTTPError(
@@ -111,27 +102,6 @@ public final class URLSessionTransport: HTTPTransport {
         return TransportResponse(
             status: HTTPStatus(code: http.statusCode), headers: HTTPHeaders(http), body: body,
             url: http.url ?? request.url)
-    }
-
-    /// Numbers the buffered transfers' markers (a counter costs less per request than a UUID).
-    private static let nextMarker = Atomic<UInt64>(0)
-
-    /// Cancels the session's data task whose request carries `marker`, off the calling thread. The task may not be
-    /// in the session's list yet when the cancellation comes early: then it looks again every 5 ms until it finds it
-    /// or `completion` says the transfer has ended (giving up after 10 s).
-    private static func cancelDataTask(
-        markedBy marker: URL, in session: URLSession, completion: TransferEnded, attempt: Int = 0
-    ) {
-        guard !completion.isMarked, attempt < 2_000 else { return }
-        session.getAllTasks { tasks in
-            if let task = tasks.first(where: { $0.originalRequest?.mainDocumentURL == marker }) {
-                DispatchQueue.global().async { task.cancel() }
-                return
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
-                cancelDataTask(markedBy: marker, in: session, completion: completion, attempt: attempt + 1)
-            }
-        }
     }
 
     /// Streams the response through the session delegate, reporting `progress`, and cancels the data task itself
@@ -256,7 +226,7 @@ private final class Transfer: Sendable {
     /// Returns false when the body went over the limit.
     func received(_ data: Data) -> Bool {
         let (within, progress) = state.withLock { state -> (Bool, TransferProgress) in
-            if state.body.count + data.count > limit {
+            if state.tooLarge || state.body.count + data.count > limit {
                 state.tooLarge = true
                 return (false, state.progress)
             }
@@ -337,16 +307,15 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             completionHandler(.allow)
             return
         }
-        if transfer.received(http) {
-            completionHandler(.allow)
-        } else {
-            completionHandler(.cancel)
-        }
+        let within = transfer.received(http)
+        completionHandler(.allow)
+        // Callbacks run on the session's work queue (``InlineOperationQueue``): cancel from elsewhere.
+        if !within { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let transfer = transfer(for: dataTask) else { return }
-        if !transfer.received(data) { dataTask.cancel() }
+        if !transfer.received(data) { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
     func urlSession(
@@ -370,11 +339,79 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 }
 
-/// Set once a buffered transfer's `data(for:)` has returned, so a late cancellation stops looking for its task.
-private final class TransferEnded: Sendable {
-    private let ended = Atomic<Bool>(false)
+/// The data task of one buffered transfer, its deadline and its cancellation, which may come before the task
+/// exists.
+private final class CancellationWatch: Sendable {
+    private struct State {
+        var task: URLSessionDataTask?
+        var cancelled = false
+        var expired = false
+        var ended = false
+        var deadlineToken: UInt64?
+    }
 
-    func mark() { ended.store(true, ordering: .sequentiallyConsistent) }
+    private let state = Mutex(State())
 
-    var isMarked: Bool { ended.load(ordering: .sequentiallyConsistent) }
+    /// Whether the deadline cancelled the data task.
+    var isExpired: Bool { state.withLock { $0.expired } }
+
+    /// Keeps `task`, watches `deadline`, and resumes the task (cancelled at once when the caller already was).
+    func start(_ task: URLSessionDataTask, deadline: ContinuousClock.Instant?) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        if let deadline {
+            let token = DeadlineMonitor.shared.schedule(at: deadline) { [self] in
+                let task = state.withLock { state -> URLSessionDataTask? in
+                    guard !state.ended else { return nil }
+                    state.expired = true
+                    return state.task
+                }
+                // The monitor runs this on a Dispatch thread, holding no lock.
+                task?.cancel()
+            }
+            let ended = state.withLock { state -> Bool in
+                if !state.ended { state.deadlineToken = token }
+                return state.ended
+            }
+            if ended { DeadlineMonitor.shared.cancel(token) }
+        }
+        task.resume()
+        if cancelled { DispatchQueue.global().async { task.cancel() } }
+    }
+
+    /// The completion handler ran: the deadline is no longer needed.
+    func ended() {
+        let token = state.withLock { state -> UInt64? in
+            state.ended = true
+            defer { state.deadlineToken = nil }
+            return state.deadlineToken
+        }
+        if let token { DeadlineMonitor.shared.cancel(token) }
+    }
+
+    /// The calling task was cancelled (called from its cancellation handler, so the data task is cancelled from a
+    /// Dispatch thread).
+    func cancel() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            state.cancelled = true
+            return state.ended ? nil : state.task
+        }
+        if let task { DispatchQueue.global().async { task.cancel() } }
+    }
+}
+
+/// The session's delegate queue: runs each callback at once on the thread that hands it over, the session's own
+/// work queue, instead of hopping to another thread. Every callback the transport gives the session is short and
+/// never calls the session synchronously (a data task is cancelled from a Dispatch thread), so running them there is
+/// safe.
+private final class InlineOperationQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        block()
+    }
+
+    override func addOperation(_ operation: Operation) {
+        operation.start()
+    }
 }
