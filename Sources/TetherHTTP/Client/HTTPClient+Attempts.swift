@@ -24,8 +24,8 @@ extension HTTPClient {
         var rateLimitWait = Duration.zero
         var interceptorRetries = 0
         let retrySafe = RetryPolicy.isRetrySafe(method: prepared.method, headers: prepared.headers)
-        // A shared transfer is cancelled when abandoned.
-        func isCancelled() -> Bool { shared?.isAbandoned ?? Task.isCancelled }
+        // A shared transfer is also cancelled when abandoned.
+        func isCancelled() -> Bool { Task.isCancelled || shared?.isAbandoned == true }
 
         while true {
             attempt += 1
@@ -66,7 +66,8 @@ extension HTTPClient {
                 let request = wire
                 if urlSessionTransport != nil {
                     // The transport cancels its own data task at the deadline: no task needed.
-                    response = try await followRedirects(request, progress, deadline: attemptStart + limit)
+                    response = try await followRedirects(
+                        request, progress, deadline: attemptStart + limit, sharing: shared)
                 } else {
                     response = try await withDeadline(limit) {
                         try await self.followRedirects(request, progress, deadline: nil)
@@ -155,10 +156,11 @@ extension HTTPClient {
     /// One attempt's transfers: the request and the redirects it leads to.
     ///
     /// With a `deadline`, the transport (a ``URLSessionTransport``) enforces it on each transfer and throws
-    /// ``DeadlineExceeded``; otherwise the caller enforces it (``withDeadline(_:operation:)``).
+    /// ``DeadlineExceeded``; otherwise the caller enforces it (``withDeadline(_:operation:)``). `sharing`, for a
+    /// coalesced request, lets a buffered transfer outlive a cancelled caller (``TransferSharing``).
     func followRedirects(
         _ request: TransportRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
-        deadline: ContinuousClock.Instant?
+        deadline: ContinuousClock.Instant?, sharing: SharedTransfer? = nil
     ) async throws -> TransportResponse {
         var current = request
         var redirects = 0
@@ -169,7 +171,8 @@ extension HTTPClient {
                     response = try await urlSessionTransport.sendStreaming(
                         current, progress: progress, deadline: deadline)
                 } else {
-                    response = try await urlSessionTransport.sendBuffered(current, deadline: deadline)
+                    response = try await urlSessionTransport.sendBuffered(
+                        current, deadline: deadline, sharing: sharing)
                 }
             } else {
                 response = try await transport.send(current, progress: progress)

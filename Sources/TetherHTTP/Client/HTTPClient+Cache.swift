@@ -85,7 +85,11 @@ extension HTTPClient {
             do { return try await work(nil) } catch { throw error as! HTTPError }
         }
         do {
-            return try await coalescer.value(for: CoalescingKey(prepared)) { shared in try await work(shared) }
+            // On URLSession without progress the first caller runs the transfer in its own task (no hand-off).
+            let inline = urlSessionTransport != nil && progress == nil
+            return try await coalescer.value(for: CoalescingKey(prepared), inline: inline) { shared in
+                try await work(shared)
+            }
         } catch let error as HTTPError {
             throw error
         } catch let error as CoalescedCancellation {

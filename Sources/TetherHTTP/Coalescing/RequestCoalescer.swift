@@ -2,12 +2,17 @@ import Synchronization
 
 /// Shares one transfer between concurrent identical requests.
 ///
-/// The first caller for a key starts the work in a task of its own, started at once on the caller's thread
-/// (`Task.immediate`, so the work runs up to its first suspension without a hop to another thread); later callers
-/// with the same key wait for the same result. The work gets the ``SharedTransfer``, which runs the attempts in
-/// that task and stops it. A caller that is cancelled stops waiting at once (and gets
-/// ``CoalescedCancellation``, with the attempts the work had started) without disturbing the others; when the last
-/// waiter is cancelled, the work is cancelled too.
+/// Later callers with the same key wait for the first one's result. The first caller runs the work one of two ways:
+/// - `inline` (``URLSessionTransport`` without progress): in its own task, so the common case of one caller costs no
+///   task and no hand-off between threads beyond the transport's own. If it is cancelled while others wait, its
+///   transfer is parked in the ``SharedTransfer`` instead of cancelled, it gets ``CoalescedCancellation``, and the
+///   work starts again in a task of the coalescer's, which takes the parked transfer over (one request reaches the
+///   server). Attempts start again from 1 there.
+/// - otherwise in a task of its own, started at once on the caller's thread (`Task.immediate`, so the work runs up
+///   to its first suspension without a hop to another thread).
+///
+/// A waiting caller that is cancelled stops waiting at once (and gets ``CoalescedCancellation``, with the attempts
+/// the work had started) without disturbing the others; when the last caller leaves, the work is cancelled too.
 ///
 /// Thread safety: any number of tasks may call ``value(for:work:)`` at once; the state is one `Mutex`, never held
 /// while the work runs or a waiter is resumed.
@@ -15,7 +20,11 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     private struct Entry {
         let generation: UInt64
         let transfer: SharedTransfer
-        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
+        /// The caller running the work in its own task, until it finishes or leaves.
+        var runner: UInt64?
+        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:] {
+            didSet { transfer.setOtherCallers(waiters.count) }
+        }
     }
 
     private struct State {
@@ -41,12 +50,25 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// Returns the result of `work` for `key`, started now or already running for another caller.
     ///
-    /// `work` gets the ``SharedTransfer``, to record the attempts it starts and run them.
+    /// `work` gets the ``SharedTransfer``, to record the attempts it starts and run them. With `inline`, a first
+    /// caller runs `work` in its own task (see the type's documentation).
     ///
     /// - Throws: what `work` throws, or ``CoalescedCancellation`` when the calling task is cancelled first.
     func value(
-        for key: Key, work: @escaping @Sendable (SharedTransfer) async throws -> Value
+        for key: Key, inline: Bool = false, work: @escaping @Sendable (SharedTransfer) async throws -> Value
     ) async throws -> Value {
+        if inline {
+            let claim = state.withLock { state -> (UInt64, SharedTransfer)? in
+                guard state.entries[key] == nil else { return nil }
+                state.nextID += 1
+                let transfer = SharedTransfer()
+                state.entries[key] = Entry(generation: state.nextID, transfer: transfer, runner: state.nextID)
+                return (state.nextID, transfer)
+            }
+            if let (generation, transfer) = claim {
+                return try await run(key, generation: generation, transfer: transfer, work: work)
+            }
+        }
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             state.pending.insert(state.nextID)
@@ -81,7 +103,39 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
     }
 
-    /// Runs the work for a new entry in a task of its own and hands the task to the transfer, which cancels it
+    /// Runs the work in the first caller's task. If it fails because that caller was cancelled while others wait,
+    /// the work starts again for them in a task of its own (``handOver(_:generation:transfer:work:)``).
+    private func run(
+        _ key: Key, generation: UInt64, transfer: SharedTransfer,
+        work: @escaping @Sendable (SharedTransfer) async throws -> Value
+    ) async throws -> Value {
+        let result: Result<Value, any Error>
+        do { result = .success(try await work(transfer)) } catch { result = .failure(error) }
+        if case .failure = result, Task.isCancelled,
+            handOver(key, generation: generation, transfer: transfer, work: work)
+        {
+            throw CoalescedCancellation(attempts: transfer.attempts)
+        }
+        finish(key, generation: generation, with: result)
+        return try result.get()
+    }
+
+    /// The first caller leaves: returns false when nobody else waits (its result ends the entry); otherwise starts
+    /// the work again in a task of its own for the others and returns true.
+    private func handOver(
+        _ key: Key, generation: UInt64, transfer: SharedTransfer,
+        work: @escaping @Sendable (SharedTransfer) async throws -> Value
+    ) -> Bool {
+        let othersWait = state.withLock { state -> Bool in
+            guard state.entries[key]?.generation == generation else { return false }
+            state.entries[key]!.runner = nil
+            return !state.entries[key]!.waiters.isEmpty
+        }
+        if othersWait { start(key, generation: generation, transfer: transfer, work: work) }
+        return othersWait
+    }
+
+    /// Runs the work for an entry in a task of its own and hands the task to the transfer, which cancels it
     /// when every waiter has left (maybe already) or an attempt's deadline passes.
     private func start(
         _ key: Key, generation: UInt64, transfer: SharedTransfer,
@@ -96,11 +150,14 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     private func finish(_ key: Key, generation: UInt64, with result: Result<Value, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+        let (waiters, transfer) = state.withLock {
+            state -> ([CheckedContinuation<Value, any Error>], SharedTransfer?) in
             // All waiters may have been cancelled and a new caller started new work under the same key.
-            guard state.entries[key]?.generation == generation else { return [] }
-            return state.entries.removeValue(forKey: key)?.waiters.values.map { $0 } ?? []
+            guard state.entries[key]?.generation == generation, let entry = state.entries.removeValue(forKey: key)
+            else { return ([], nil) }
+            return (entry.waiters.values.map { $0 }, entry.transfer)
         }
+        transfer?.discardParked()
         for waiter in waiters { waiter.resume(with: result) }
     }
 
@@ -113,7 +170,8 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                 return (nil, nil, 0)
             }
             let attempts = state.entries[key]?.transfer.attempts ?? 0
-            if state.entries[key]?.waiters.isEmpty == true {
+            // The last caller left (a first caller still running the work is a caller too).
+            if state.entries[key]?.waiters.isEmpty == true && state.entries[key]?.runner == nil {
                 return (waiter, state.entries.removeValue(forKey: key)?.transfer, attempts)
             }
             return (waiter, nil, attempts)

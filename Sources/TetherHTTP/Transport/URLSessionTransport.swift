@@ -67,32 +67,35 @@ public final class URLSessionTransport: HTTPTransport {
     /// session's queue; the size limit is checked on the whole body. When `deadline` passes first the data task is
     /// cancelled and ``DeadlineExceeded`` thrown: the client's deadline without a task of its own.
     ///
-    /// - Throws: `CancellationError` when the calling task is already cancelled; `URLError` from the session
-    ///   (`.cancelled` once the calling task is cancelled); ``DeadlineExceeded``; ``HTTPError`` for a body over the
-    ///   size limit.
-    func sendBuffered(_ request: TransportRequest, deadline: ContinuousClock.Instant?) async throws -> TransportResponse
-    {
+    /// With `sharing` (a coalesced request), a cancelled caller leaves the transfer running when others wait for it
+    /// (``TransferSharing/park(_:for:)``), and a transfer parked for the same request is taken over instead of sending
+    /// it again.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled (before the transfer, or when it is parked);
+    ///   `URLError` from the session (`.cancelled` once the calling task is cancelled); ``DeadlineExceeded``;
+    ///   ``HTTPError`` for a body over the size limit.
+    func sendBuffered(
+        _ request: TransportRequest, deadline: ContinuousClock.Instant?, sharing: (any TransferSharing)? = nil
+    ) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let watch = CancellationWatch()
+        let parked = sharing?.takeParked(for: request)
+        let transfer = parked ?? PendingTransfer()
         let (body, response) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                transfer.wait(continuation)
+                guard parked == nil else { return }
                 let task = session.dataTask(with: Self.urlRequest(for: request)) { data, response, error in
-                    watch.ended()
-                    if watch.isExpired {
-                        continuation.resume(throwing: DeadlineExceeded())
-                    } else if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
+                    transfer.complete(data: data, response: response, error: error)
                 }
-                watch.start(task, deadline: deadline)
+                transfer.start(task, deadline: deadline)
             }
         } onCancel: {
-            watch.cancel()
+            if let sharing, sharing.park(transfer, for: request) {
+                transfer.detach()
+            } else {
+                transfer.cancel()
+            }
         }
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         if body.count > request.maximumResponseSize {
@@ -336,69 +339,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         transfer?.complete(error: error, taskResponse: task.response as? HTTPURLResponse)
-    }
-}
-
-/// The data task of one buffered transfer, its deadline and its cancellation, which may come before the task
-/// exists.
-private final class CancellationWatch: Sendable {
-    private struct State {
-        var task: URLSessionDataTask?
-        var cancelled = false
-        var expired = false
-        var ended = false
-        var deadlineToken: UInt64?
-    }
-
-    private let state = Mutex(State())
-
-    /// Whether the deadline cancelled the data task.
-    var isExpired: Bool { state.withLock { $0.expired } }
-
-    /// Keeps `task`, watches `deadline`, and resumes the task (cancelled at once when the caller already was).
-    func start(_ task: URLSessionDataTask, deadline: ContinuousClock.Instant?) {
-        let cancelled = state.withLock { state -> Bool in
-            state.task = task
-            return state.cancelled
-        }
-        if let deadline {
-            let token = DeadlineMonitor.shared.schedule(at: deadline) { [self] in
-                let task = state.withLock { state -> URLSessionDataTask? in
-                    guard !state.ended else { return nil }
-                    state.expired = true
-                    return state.task
-                }
-                // The monitor runs this on a Dispatch thread, holding no lock.
-                task?.cancel()
-            }
-            let ended = state.withLock { state -> Bool in
-                if !state.ended { state.deadlineToken = token }
-                return state.ended
-            }
-            if ended { DeadlineMonitor.shared.cancel(token) }
-        }
-        task.resume()
-        if cancelled { DispatchQueue.global().async { task.cancel() } }
-    }
-
-    /// The completion handler ran: the deadline is no longer needed.
-    func ended() {
-        let token = state.withLock { state -> UInt64? in
-            state.ended = true
-            defer { state.deadlineToken = nil }
-            return state.deadlineToken
-        }
-        if let token { DeadlineMonitor.shared.cancel(token) }
-    }
-
-    /// The calling task was cancelled (called from its cancellation handler, so the data task is cancelled from a
-    /// Dispatch thread).
-    func cancel() {
-        let task = state.withLock { state -> URLSessionDataTask? in
-            state.cancelled = true
-            return state.ended ? nil : state.task
-        }
-        if let task { DispatchQueue.global().async { task.cancel() } }
     }
 }
 

@@ -23,6 +23,31 @@ struct CancellationOverSocketsTests {
         }
     }
 
+    @Test func cancellationsRacingCompletionsAllEnd() async throws {
+        // Each request is cancelled about when its answer arrives, coalesced or not. Cancelling a URLSession task
+        // from a cancellation handler while the session completes it can leave both waiting for good; the suite's
+        // time limit catches that, and every request must end either way.
+        try await withSocketServer(answering: .json(text: #"{"ok": true}"#)) { server in
+            let client = HTTPClient(baseURL: server.baseURL) { $0.retryPolicy = .never }
+            for round in 0..<300 {
+                let method: HTTPMethod = round % 2 == 0 ? .get : .post
+                let task = Task { () -> Result<Response<Data>, HTTPError> in
+                    do throws(HTTPError) {
+                        return .success(try await client.send(Request<Data>(path: "/race", method: method)))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                try await Task.sleep(for: .microseconds(round % 7 * 150))
+                task.cancel()
+                switch await task.value {
+                case .success(let response): #expect(response.status.code == 200)
+                case .failure(let error): #expect(error.isCancellation, "\(error)")
+                }
+            }
+        }
+    }
+
     @Test func whileQueuedBehindTheRateLimit() async throws {
         try await withSocketServer(answering: .json(text: "{}")) { server in
             let events = SocketEventLog()

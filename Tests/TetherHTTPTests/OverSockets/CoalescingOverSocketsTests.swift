@@ -74,6 +74,121 @@ struct CoalescingOverSocketsTests {
         }
     }
 
+    /// Starts one send in a task, which runs the transfer itself, and returns once the server has its request.
+    func startFirst(
+        _ request: Request<JSON>, on client: HTTPClient, server: SocketTestServer
+    ) async -> Task<Result<Response<JSON>, HTTPError>, Never> {
+        let task = Task { () -> Result<Response<JSON>, HTTPError> in
+            do throws(HTTPError) {
+                return .success(try await client.send(request))
+            } catch {
+                return .failure(error)
+            }
+        }
+        #expect(await server.log.wait(for: 1, on: request.path))
+        return task
+    }
+
+    @Test func theFirstCallerCancelledLeavesItsTransferToTheOthers() async throws {
+        // The first caller runs the transfer in its own task; the others join it. Cancelling the first must not
+        // cancel the transfer: the others get its answer, and the server sees one request.
+        let gate = SocketGate()
+        try await withSocketServer(Self.held(by: gate)) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
+            let others = try await startSends(2, of: Request<JSON>(path: "/shared"), on: client, server: server)
+            first.cancel()
+            guard case .failure(let error) = await first.value else {
+                Issue.record("the cancelled first caller got a response")
+                return
+            }
+            #expect(error.isCancellation, "\(error)")
+            gate.open()
+            for task in others {
+                #expect(try await task.value.get().value["n"].int == 1)
+            }
+            #expect(server.log.count("/shared") == 1)
+        }
+    }
+
+    @Test func aWaiterLeavingKeepsTheFirstCallersTransferOpenToOthers() async throws {
+        let gate = SocketGate()
+        try await withSocketServer(Self.held(by: gate)) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
+            let quitter = try await startSends(1, of: Request<JSON>(path: "/shared"), on: client, server: server)[0]
+            quitter.cancel()
+            guard case .failure(let error) = await quitter.value else {
+                Issue.record("the cancelled caller got a response")
+                return
+            }
+            #expect(error.isCancellation, "\(error)")
+            // The first caller still runs the transfer, so a newcomer joins it rather than sending again.
+            let late = try await startSends(1, of: Request<JSON>(path: "/shared"), on: client, server: server)[0]
+            gate.open()
+            #expect(try await first.value.get().value["n"].int == 1)
+            #expect(try await late.value.get().value["n"].int == 1)
+            #expect(server.log.count("/shared") == 1)
+        }
+    }
+
+    @Test func theOthersLeavingAfterTheFirstCancelTheTransfer() async throws {
+        let gate = SocketGate()
+        try await withSocketServer(Self.held(by: gate)) { server in
+            let client = HTTPClient(baseURL: server.baseURL)
+            let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
+            let others = try await startSends(2, of: Request<JSON>(path: "/shared"), on: client, server: server)
+            first.cancel()
+            _ = await first.value
+            for task in others { task.cancel() }
+            for task in others {
+                guard case .failure(let error) = await task.value else {
+                    Issue.record("a cancelled caller got a response")
+                    continue
+                }
+                #expect(error.isCancellation, "\(error)")
+            }
+            // Nobody took the transfer over: the next caller starts its own.
+            let next = try await client.send(Request<JSON>(path: "/shared"))
+            #expect(next.value["n"].int == 2)
+            #expect(server.log.count("/shared") == 2)
+            gate.open()
+        }
+    }
+
+    @Test func theFirstCallerCancelledWhileBackingOffHandsTheRequestOver() async throws {
+        // Cancelled while it waits to retry, the first caller has no transfer to leave behind: the request starts
+        // again for the others, who get the next answer.
+        let routes: Routes = { _, hit in
+            hit == 1
+                ? .json(text: "{}", status: .serviceUnavailable, headers: ["Retry-After": "29"])
+                : .json(text: #"{"n": \#(hit)}"#)
+        }
+        try await withSocketServer(routes) { server in
+            let events = SocketEventLog()
+            let client = HTTPClient(baseURL: server.baseURL) { $0.monitors = [events] }
+            let start = ContinuousClock.now
+            let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
+            #expect(
+                await events.wait { event in
+                    if case .retrying = event { return true }
+                    return false
+                })
+            let others = try await startSends(2, of: Request<JSON>(path: "/shared"), on: client, server: server)
+            first.cancel()
+            guard case .failure(let error) = await first.value else {
+                Issue.record("the cancelled first caller got a response")
+                return
+            }
+            #expect(error.isCancellation, "\(error)")
+            for task in others {
+                #expect(try await task.value.get().value["n"].int == 2)
+            }
+            #expect(server.log.count("/shared") == 2)
+            #expect(ContinuousClock.now - start < .seconds(20), "a guard: the others did not wait out the 29 s")
+        }
+    }
+
     @Test func allCallersCancellingAbandonsTheTransfer() async throws {
         let gate = SocketGate()
         try await withSocketServer(Self.held(by: gate)) { server in
