@@ -167,7 +167,6 @@ struct CoalescingOverSocketsTests {
         try await withSocketServer(routes) { server in
             let events = SocketEventLog()
             let client = HTTPClient(baseURL: server.baseURL) { $0.monitors = [events] }
-            let start = ContinuousClock.now
             let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
             #expect(
                 await events.wait { event in
@@ -185,7 +184,6 @@ struct CoalescingOverSocketsTests {
                 #expect(try await task.value.get().value["n"].int == 2)
             }
             #expect(server.log.count("/shared") == 2)
-            #expect(ContinuousClock.now - start < .seconds(20), "a guard: the others did not wait out the 29 s")
         }
     }
 

@@ -152,11 +152,9 @@ struct DeadlinesOverSocketsTests {
         }
         try await withSocketServer(routes) { server in
             let client = HTTPClient(baseURL: server.baseURL) { $0.totalTimeout = .seconds(10) }
-            let start = ContinuousClock.now
             let error = try #require(await sendExpectingError(Request<Data>(path: "/busy"), on: client))
             #expect(error.status?.code == 503, "\(error)")
             #expect(error.attempts == 1)
-            #expect(ContinuousClock.now - start < .seconds(25), "a guard: the 30 s wait was not started")
         }
     }
 
