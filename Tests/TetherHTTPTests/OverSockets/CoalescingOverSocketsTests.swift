@@ -41,6 +41,24 @@ struct CoalescingOverSocketsTests {
         return tasks
     }
 
+    /// Expects every task to end with a cancellation.
+    func expectCancelled(_ tasks: [Task<Result<Response<JSON>, HTTPError>, Never>]) async {
+        for task in tasks {
+            guard case .failure(let error) = await task.value else {
+                Issue.record("a cancelled caller got a response")
+                continue
+            }
+            #expect(error.isCancellation, "\(error)")
+        }
+    }
+
+    /// Expects a new GET of `/shared` to be the server's second request, not one joining an old transfer.
+    func expectANewTransfer(on client: HTTPClient, server: SocketTestServer) async throws {
+        let next = try await client.send(Request<JSON>(path: "/shared"))
+        #expect(next.value["n"].int == 2)
+        #expect(server.log.count("/shared") == 2)
+    }
+
     @Test func aHundredIdenticalGETsMakeOneServerHit() async throws {
         let gate = SocketGate()
         try await withSocketServer(Self.held(by: gate)) { server in
@@ -60,13 +78,8 @@ struct CoalescingOverSocketsTests {
             let client = HTTPClient(baseURL: server.baseURL)
             let tasks = try await startSends(3, of: Request<JSON>(path: "/shared"), on: client, server: server)
             tasks[0].cancel()
-            let cancelled = await tasks[0].value
+            await expectCancelled([tasks[0]])
             gate.open()
-            guard case .failure(let error) = cancelled else {
-                Issue.record("the cancelled caller got a response")
-                return
-            }
-            #expect(error.isCancellation, "\(error)")
             for task in tasks.dropFirst() {
                 #expect(try await task.value.get().value["n"].int == 1)
             }
@@ -98,11 +111,7 @@ struct CoalescingOverSocketsTests {
             let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
             let others = try await startSends(2, of: Request<JSON>(path: "/shared"), on: client, server: server)
             first.cancel()
-            guard case .failure(let error) = await first.value else {
-                Issue.record("the cancelled first caller got a response")
-                return
-            }
-            #expect(error.isCancellation, "\(error)")
+            await expectCancelled([first])
             gate.open()
             for task in others {
                 #expect(try await task.value.get().value["n"].int == 1)
@@ -118,11 +127,7 @@ struct CoalescingOverSocketsTests {
             let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
             let quitter = try await startSends(1, of: Request<JSON>(path: "/shared"), on: client, server: server)[0]
             quitter.cancel()
-            guard case .failure(let error) = await quitter.value else {
-                Issue.record("the cancelled caller got a response")
-                return
-            }
-            #expect(error.isCancellation, "\(error)")
+            await expectCancelled([quitter])
             // The first caller still runs the transfer, so a newcomer joins it rather than sending again.
             let late = try await startSends(1, of: Request<JSON>(path: "/shared"), on: client, server: server)[0]
             gate.open()
@@ -141,17 +146,9 @@ struct CoalescingOverSocketsTests {
             first.cancel()
             _ = await first.value
             for task in others { task.cancel() }
-            for task in others {
-                guard case .failure(let error) = await task.value else {
-                    Issue.record("a cancelled caller got a response")
-                    continue
-                }
-                #expect(error.isCancellation, "\(error)")
-            }
+            await expectCancelled(others)
             // Nobody took the transfer over: the next caller starts its own.
-            let next = try await client.send(Request<JSON>(path: "/shared"))
-            #expect(next.value["n"].int == 2)
-            #expect(server.log.count("/shared") == 2)
+            try await expectANewTransfer(on: client, server: server)
             gate.open()
         }
     }
@@ -175,11 +172,7 @@ struct CoalescingOverSocketsTests {
                 })
             let others = try await startSends(2, of: Request<JSON>(path: "/shared"), on: client, server: server)
             first.cancel()
-            guard case .failure(let error) = await first.value else {
-                Issue.record("the cancelled first caller got a response")
-                return
-            }
-            #expect(error.isCancellation, "\(error)")
+            await expectCancelled([first])
             for task in others {
                 #expect(try await task.value.get().value["n"].int == 2)
             }
@@ -193,17 +186,9 @@ struct CoalescingOverSocketsTests {
             let client = HTTPClient(baseURL: server.baseURL)
             let tasks = try await startSends(3, of: Request<JSON>(path: "/shared"), on: client, server: server)
             for task in tasks { task.cancel() }
-            for task in tasks {
-                guard case .failure(let error) = await task.value else {
-                    Issue.record("a cancelled caller got a response")
-                    continue
-                }
-                #expect(error.isCancellation, "\(error)")
-            }
+            await expectCancelled(tasks)
             // The abandoned transfer is not joined: the next caller starts its own, which the server answers.
-            let next = try await client.send(Request<JSON>(path: "/shared"))
-            #expect(next.value["n"].int == 2)
-            #expect(server.log.count("/shared") == 2)
+            try await expectANewTransfer(on: client, server: server)
             gate.open()
         }
     }
