@@ -12,7 +12,11 @@ public import Foundation
 /// - Do not cache, and do not add cookies.
 /// - Stop reading once the body exceeds ``TransportRequest/maximumResponseSize`` and throw
 ///   ``HTTPError`` with ``HTTPError/Kind/responseTooLarge(limit:)`` (the client fills in the request).
-/// - Honour task cancellation promptly (throwing any error; the client reports ``HTTPError/Kind/cancelled``).
+/// - Honour task cancellation promptly (throwing any error; the client reports ``HTTPError/Kind/cancelled``). On
+///   Linux, a transport over URLSession must not call `URLSessionTask.cancel()` inside a cancellation handler, nor
+///   cancel a task that waits in `URLSession.data(for:)`: FoundationNetworking's `cancel()` waits for the session's
+///   work queue while the Swift task's status lock is held, and the queue may need that lock to resume the task.
+///   Cancel from a Dispatch thread instead, as ``URLSessionTransport`` does.
 /// - Be safe to call from many tasks at once.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole response, reporting progress to `progress` when it is given.
