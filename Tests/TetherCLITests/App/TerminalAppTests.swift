@@ -287,9 +287,10 @@ import TetherTerminal
         #expect(posts.contains("Posts could not be loaded"))
     }
 
-    /// Waits up to 20 s for a frame of `app` that satisfies `condition`, and returns the last frame.
+    /// Waits up to 60 s for a frame of `app` that satisfies `condition`, and returns the last frame. (A failing load
+    /// retries with backoff first; in a full test run on a busy machine that has taken over 20 s.)
     private static func frame(of app: TerminalApp, until condition: (String) -> Bool) async -> String {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         var frame = app.draw(width: 100, height: 24).text
         while !condition(frame), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
