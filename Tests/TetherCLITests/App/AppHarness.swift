@@ -61,7 +61,8 @@ final class AppHarness {
         _ description: String, sourceLocation: SourceLocation = #_sourceLocation,
         until condition: (String) -> Bool
     ) async -> String {
-        let deadline = ContinuousClock.now + .seconds(15)
+        // A minute: in a full test run on a busy machine, one request has taken over 10 s.
+        let deadline = ContinuousClock.now + .seconds(60)
         var frame = screen
         while !condition(frame) {
             guard ContinuousClock.now < deadline else {
