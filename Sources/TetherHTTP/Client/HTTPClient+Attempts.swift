@@ -98,8 +98,7 @@ extension HTTPClient {
 
             var decision = RetryDecision.useDefault
             for interceptor in configuration.interceptors {
-                let current = wire
-                decision = await interceptor.retryDecision(for: current, context: context)
+                decision = await interceptor.retryDecision(for: wire, context: context)
                 if decision != .useDefault { break }
             }
             var delay: Duration?

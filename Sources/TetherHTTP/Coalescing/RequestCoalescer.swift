@@ -14,7 +14,7 @@ import Synchronization
 /// A waiting caller that is cancelled stops waiting at once (and gets ``CoalescedCancellation``, with the attempts
 /// the work had started) without disturbing the others; when the last caller leaves, the work is cancelled too.
 ///
-/// Thread safety: any number of tasks may call ``value(for:work:)`` at once; the state is one `Mutex`, never held
+/// Thread safety: any number of tasks may call ``value(for:inline:work:)`` at once; the state is one `Mutex`, never held
 /// while the work runs or a waiter is resumed.
 final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
@@ -181,7 +181,7 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 }
 
-/// Thrown by ``RequestCoalescer/value(for:work:)`` to a caller cancelled before the shared work ended.
+/// Thrown by ``RequestCoalescer/value(for:inline:work:)`` to a caller cancelled before the shared work ended.
 struct CoalescedCancellation: Error {
     /// The attempts the shared work had started when the caller stopped waiting.
     let attempts: Int
