@@ -22,9 +22,7 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         let transfer: SharedTransfer
         /// The caller running the work in its own task, until it finishes or leaves.
         var runner: UInt64?
-        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:] {
-            didSet { transfer.setOtherCallers(waiters.count) }
-        }
+        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
     }
 
     private struct State {
@@ -61,7 +59,7 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
             let claim = state.withLock { state -> (UInt64, SharedTransfer)? in
                 guard state.entries[key] == nil else { return nil }
                 state.nextID += 1
-                let transfer = SharedTransfer()
+                let transfer = makeTransfer(key, generation: state.nextID)
                 state.entries[key] = Entry(generation: state.nextID, transfer: transfer, runner: state.nextID)
                 return (state.nextID, transfer)
             }
@@ -83,7 +81,7 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
                         state.entries[key]!.waiters[id] = continuation
                         return .joined
                     }
-                    let transfer = SharedTransfer()
+                    let transfer = makeTransfer(key, generation: id)
                     var entry = Entry(generation: id, transfer: transfer)
                     entry.waiters[id] = continuation
                     state.entries[key] = entry
@@ -100,6 +98,16 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
             }
         } onCancel: {
             cancel(id, key: key)
+        }
+    }
+
+    /// A transfer for a new entry, which asks this coalescer whether anyone waits for it.
+    private func makeTransfer(_ key: Key, generation: UInt64) -> SharedTransfer {
+        SharedTransfer { [weak self] in
+            self?.state.withLock { state in
+                guard let entry = state.entries[key], entry.generation == generation else { return false }
+                return !entry.waiters.isEmpty
+            } ?? false
         }
     }
 

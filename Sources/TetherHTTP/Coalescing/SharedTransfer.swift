@@ -19,14 +19,19 @@ final class SharedTransfer: TransferSharing {
         var task: Task<Void, Never>?
         /// Every caller left.
         var abandoned = false
-        /// Callers waiting for the result besides the one running the transfer in its own task.
-        var otherCallers = 0
         /// The transfer a cancelled caller left running, and the request it answers.
         var parked: (key: CoalescingKey, transfer: PendingTransfer)?
     }
 
     private let state = Mutex(State())
     private let started = Atomic<Int>(0)
+    /// Whether callers other than the one running the transfer in its own task wait for it (asked of the
+    /// coalescer, whose lock is not held when a transfer is parked).
+    private let othersWait: @Sendable () -> Bool
+
+    init(othersWait: @escaping @Sendable () -> Bool) {
+        self.othersWait = othersWait
+    }
 
     /// The attempts started so far.
     var attempts: Int { started.load(ordering: .relaxed) }
@@ -38,11 +43,6 @@ final class SharedTransfer: TransferSharing {
 
     /// Whether every caller left: the transfer is cancelled for good.
     var isAbandoned: Bool { state.withLock { $0.abandoned } }
-
-    /// Sets how many callers wait besides the one running the transfer (kept by the coalescer, under its lock).
-    func setOtherCallers(_ count: Int) {
-        state.withLock { $0.otherCallers = count }
-    }
 
     /// Hands over the coalescer's task the transfer runs in; cancels it at once if the transfer was abandoned.
     func attach(_ task: Task<Void, Never>) {
@@ -74,8 +74,9 @@ final class SharedTransfer: TransferSharing {
     }
 
     func park(_ transfer: PendingTransfer, for request: TransportRequest) -> Bool {
+        guard othersWait() else { return false }
         let (kept, replaced) = state.withLock { state -> (Bool, PendingTransfer?) in
-            guard !state.abandoned, state.otherCallers > 0 else { return (false, nil) }
+            guard !state.abandoned else { return (false, nil) }
             let replaced = state.parked?.transfer
             state.parked = (CoalescingKey(request), transfer)
             return (true, replaced)
