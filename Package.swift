@@ -7,7 +7,8 @@
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
-// - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits).
+// - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits), persisted to
+//   SQLite with an outbox of writes. CSQLite: the system libsqlite3.
 // - TetherAPIs: typed APIs for the three examples (Rakuten item search, jsonplaceholder posts, notes) on the store.
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
 // - CZlib: the system zlib, for PNG images.
@@ -36,7 +37,8 @@ let package = Package(
         .target(name: "TetherHTTP1"),
         .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1"]),
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
-        .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON"]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON", "CSQLite"]),
         .target(name: "TetherAPIs", dependencies: ["TetherStore", "TetherHTTP", "TetherJSON"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
@@ -56,7 +58,7 @@ let package = Package(
             dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1"]),
         .testTarget(
             name: "TetherStoreTests",
-            dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON"]),
+            dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite"]),
         .testTarget(
             name: "TetherAPIsTests", dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A normalized, observable store of REST entities: each entity once, by type and id, shared by every query and
 /// detail view, with optimistic edits that roll back when the server refuses them.
@@ -26,6 +26,13 @@ public final class EntityStore {
         public var collectionInterval: Duration? = .seconds(30)
         /// How edits are sent: `PATCH` with the changed fields (the default), or `PUT` with the whole entity.
         public var updateMethod: HTTPMethod = .patch
+        /// With a database: how long saved query results and entities are kept on disk after they were fetched.
+        public var diskCacheTime: Duration = .seconds(7 * 24 * 3600)
+        /// With a database: the most entities of one type kept on disk (those with writes waiting are always kept).
+        public var diskEntityLimit = 50_000
+        /// With a database: how a mutation's own send retries before it reports the write as pending (it stays in
+        /// the outbox, which keeps sending it in the background).
+        public var outboxRetries = Outbox.Retries()
 
         public init() {}
     }
@@ -34,15 +41,60 @@ public final class EntityStore {
     public let client: HTTPClient
     /// The store's settings.
     public let configuration: Configuration
+    /// Where entities, query results and the outbox are kept; `nil` for a store in memory only.
+    public let database: StoreDatabase?
+    /// The writes waiting to be sent, when the store has a database.
+    public let outbox: Outbox?
+    /// What the outbox holds and whether the server can be reached.
+    public let outboxStatus = OutboxStatus()
 
     var tables: [ObjectIdentifier: any AnyEntityTable] = [:]
+    /// The tables by type name, for outbox events (which name types by ``typeName(_:)``).
+    var tablesByName: [String: any AnyEntityTable] = [:]
+    /// Disk writes of fetched pages, in order.
+    var persistChain: Task<Void, Never>?
+    var outboxLoop: Task<Void, Never>?
+    var outboxSignal: WakeSignal?
     /// Counts edits and the ends of writes: edit numbers, and the marks that tell a read sent before a write ended.
     var editCounter: UInt64 = 0
     private var collector: Task<Void, Never>?
 
-    public init(client: HTTPClient, configuration: Configuration = Configuration()) {
+    /// A store that keeps everything in memory.
+    public convenience init(client: HTTPClient, configuration: Configuration = Configuration()) {
+        self.init(client: client, database: nil, configuration: configuration)
+    }
+
+    /// A store that opens (or creates) its database at `databaseURL`; `nil` keeps everything in memory.
+    ///
+    /// A database that cannot be opened, or is damaged (then moved aside, never deleted), leaves the store in
+    /// memory, and ``OutboxStatus/databaseProblem`` says why.
+    public convenience init(client: HTTPClient, databaseURL: URL?, configuration: Configuration = Configuration()) {
+        var database: StoreDatabase?
+        var problem: String?
+        if let databaseURL {
+            do {
+                database = try StoreDatabase(url: databaseURL)
+            } catch {
+                problem = error.kind.databaseMessage ?? error.description
+            }
+        }
+        self.init(client: client, database: database, configuration: configuration)
+        outboxStatus.databaseProblem = problem
+    }
+
+    /// A store over `database`: queries show their saved results at once (stale) and then refresh; every create,
+    /// update and delete goes through the database's outbox, so it survives failures and restarts and is sent
+    /// once. The writes left waiting by an earlier run are sent from the start.
+    public init(client: HTTPClient, database: StoreDatabase?, configuration: Configuration = Configuration()) {
         self.client = client
         self.configuration = configuration
+        self.database = database
+        let reference = StoreReference()
+        self.outbox = database.map {
+            Outbox(database: $0, client: client) { event in await reference.store?.handle(event) }
+        }
+        reference.store = self
+        if database != nil { startOutbox() }
         if let interval = configuration.collectionInterval {
             collector = Task { [weak self] in
                 while !Task.isCancelled {
@@ -55,6 +107,8 @@ public final class EntityStore {
 
     isolated deinit {
         collector?.cancel()
+        outboxLoop?.cancel()
+        outboxSignal?.signal()
     }
 
     /// The state of the query with `definition`'s key, created (not loaded) if the store has none.
@@ -68,6 +122,7 @@ public final class EntityStore {
         }
         let state = QueryState(definition: definition, table: table, store: self)
         table.queries[definition.key] = state
+        if database != nil { startRestore(state) }
         scheduleRefetch(state)
         return state
     }
@@ -86,6 +141,12 @@ public final class EntityStore {
         let now = Date()
         table.records.reserveCapacity(table.records.count + entities.count)
         for entity in entities { table.ingest(entity, etag: nil, at: now) }
+        persist(entities, of: nil)
+    }
+
+    /// The name a type's rows and outbox entries carry in the database.
+    nonisolated static func typeName<Entity>(_ type: Entity.Type) -> String {
+        String(reflecting: type)
     }
 
     /// The number of entities of `type` in the store.
@@ -103,6 +164,8 @@ public final class EntityStore {
         if let table = tables[key] as? EntityTable<Entity> { return table }
         let table = EntityTable<Entity>(store: self)
         tables[key] = table
+        tablesByName[Self.typeName(type)] = table
+        if database != nil { restoreWrites(of: table) }
         return table
     }
 
@@ -123,4 +186,13 @@ public final class EntityStore {
 protocol AnyEntityTable: AnyObject {
     func collect(now: Date, entityCacheTime: Duration) -> (queries: Int, entities: Int)
     func invalidate(where matches: (String, Set<String>) -> Bool)
+    /// Applies what the outbox did to one of this table's entities.
+    func apply(_ event: OutboxEvent)
+}
+
+/// A weak reference to a store, for the outbox's events (which must not keep the store alive).
+@MainActor
+final class StoreReference: Sendable {
+    weak var store: EntityStore?
+    nonisolated init() {}
 }

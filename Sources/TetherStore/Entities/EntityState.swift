@@ -28,6 +28,21 @@ public final class EntityState<Entity: RemoteEntity> {
         case deleted
     }
 
+    /// Where a write waiting in the store's outbox stands (only for stores with a database; see ``Outbox``).
+    public enum WriteStatus: Sendable, Hashable {
+        /// Saved on this device, waiting its turn.
+        case queued
+        /// Being sent now.
+        case sending
+        /// The server could not be reached (or asked to wait); it is sent again when it can be.
+        case waitingForNetwork
+        /// The server refused it (see ``EntityState/error``); the local version is kept until the user retries
+        /// (``EntityStore/retryWrites(of:)``) or discards it (``EntityStore/discardWrites(of:)``).
+        case failed
+        /// The server's version changed meanwhile (see ``EntityState/conflict``).
+        case conflict
+    }
+
     /// The entity's id. For a created entity this is the temporary id until the server answers, then the server's.
     public internal(set) var id: Entity.ID
     /// The value to show, `nil` until loaded.
@@ -40,6 +55,8 @@ public final class EntityState<Entity: RemoteEntity> {
     public internal(set) var conflict: Conflict<Entity>?
     /// When the value last came from the server.
     public internal(set) var updatedAt: Date?
+    /// Where the entity's waiting writes stand; `nil` when none waits.
+    public internal(set) var writeStatus: WriteStatus?
 
     // Store bookkeeping, not observed. Kept small: a store holds many entities, most of them only ever read.
     @ObservationIgnored var queryReferences = 0
@@ -160,6 +177,7 @@ public final class EntityState<Entity: RemoteEntity> {
         public var status: Status
         public var error: StoreError?
         public var hasConflict: Bool
+        public var writeStatus: WriteStatus?
 
         @MainActor
         init(_ state: EntityState<Entity>) {
@@ -168,6 +186,7 @@ public final class EntityState<Entity: RemoteEntity> {
             status = state.status
             error = state.error
             hasConflict = state.conflict != nil
+            writeStatus = state.writeStatus
         }
     }
 
@@ -211,4 +230,6 @@ final class SyncState<Entity: RemoteEntity> {
 struct PendingEdit<Entity: RemoteEntity>: Sendable {
     let number: UInt64
     let value: Entity
+    /// Its entry in the outbox, when the store has a database.
+    var outboxID: Int64? = nil
 }

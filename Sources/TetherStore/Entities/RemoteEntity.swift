@@ -34,6 +34,19 @@ extension RemoteEntity {
 
 private let temporaryCounter = Atomic<Int>(0)
 
+/// Makes later temporary `Int` ids start below `smallest` (a temporary id kept in a database from an earlier run),
+/// so that a new one never names an entity still waiting in the outbox.
+func reserveTemporaryIDs(below smallest: Int) {
+    guard smallest < 0 else { return }
+    var current = temporaryCounter.load(ordering: .relaxed)
+    while current < -smallest {
+        let (exchanged, original) = temporaryCounter.compareExchange(
+            expected: current, desired: -smallest, ordering: .relaxed)
+        if exchanged { return }
+        current = original
+    }
+}
+
 extension RemoteEntity where ID == Int {
     public static func temporaryID() -> Int {
         -(temporaryCounter.add(1, ordering: .relaxed).newValue)

@@ -11,10 +11,17 @@ extension EntityStore {
     /// On failure the entity returns to its last server version (or to the newest edit still pending), and the
     /// error is put on the entity and thrown. A 412 sets ``EntityState/conflict`` with both versions.
     ///
+    /// With a ``database``, the edit is first saved in the outbox with its optimistic state (one transaction, before
+    /// any request), and sent with an `Idempotency-Key` that every retry reuses. A failure then never takes the
+    /// edit back: a transient one throws an error whose ``StoreError/isPending`` is `true` (the outbox sends it
+    /// later, ``EntityState/writeStatus`` says where it stands); a final one keeps the edit as a draft with the
+    /// error until ``retryWrites(of:)`` or ``discardWrites(of:)``.
+    ///
     /// - Returns: the server's version after the edit.
     /// - Throws: ``StoreError``.
     @discardableResult
     public func update<Entity: RemoteEntity>(_ entity: Entity) async throws(StoreError) -> Entity {
+        if let outbox { return try await updateThroughOutbox(entity, outbox: outbox) }
         let table = table(for: Entity.self)
         let record = table.record(for: entity.id)
         editCounter += 1
@@ -94,7 +101,7 @@ extension EntityStore {
     }
 
     /// The server's current version of `record` (and its ETag), for a conflict.
-    private func fetchCurrent<Entity: RemoteEntity>(
+    func fetchCurrent<Entity: RemoteEntity>(
         _ record: EntityState<Entity>, in table: EntityTable<Entity>
     ) async -> Entity? {
         switch await Self.send(Request<Entity>(path: Entity.path(for: record.id)), client: client) {
@@ -114,6 +121,13 @@ extension EntityStore {
     public func resolveConflict<Entity: RemoteEntity>(
         _ state: EntityState<Entity>, keeping choice: ConflictChoice
     ) async throws(StoreError) {
+        if outbox != nil {
+            switch choice {
+            case .local: try await retryWrites(of: state)
+            case .server: try await discardWrites(of: state)
+            }
+            return
+        }
         guard let conflict = state.conflict else { return }
         let table = table(for: Entity.self)
         state.conflict = nil
@@ -139,6 +153,7 @@ extension EntityStore {
     /// - Throws: ``StoreError``.
     @discardableResult
     public func create<Entity: RemoteEntity>(_ draft: Entity) async throws(StoreError) -> Entity {
+        if let outbox { return try await createThroughOutbox(draft, outbox: outbox) }
         let table = table(for: Entity.self)
         let temporary = table.record(for: draft.id)
         temporary.value = draft
@@ -219,6 +234,7 @@ extension EntityStore {
     ///
     /// - Throws: ``StoreError``.
     public func delete<Entity: RemoteEntity>(_ type: Entity.Type, id: Entity.ID) async throws(StoreError) {
+        if let outbox { return try await deleteThroughOutbox(type, id: id, outbox: outbox) }
         let table = table(for: type)
         let record = table.record(for: id)
         editCounter += 1

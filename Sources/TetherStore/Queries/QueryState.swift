@@ -45,6 +45,12 @@ public final class QueryState<Entity: RemoteEntity> {
     public internal(set) var isLoadingMore = false
     /// The total number of results, when the server says.
     public internal(set) var totalCount: Int?
+    /// Whether the results shown were read from the store's database (an earlier run's) and not yet refreshed
+    /// from the server. Such results are stale: the next ``load()`` fetches.
+    public internal(set) var isFromDisk = false
+    /// Whether the last load failed because the server could not be reached (no connection, a timeout); the
+    /// results shown, if any, are the last known ones.
+    public internal(set) var isOffline = false
 
     @ObservationIgnored var definition: Query<Entity>
     @ObservationIgnored let table: EntityTable<Entity>
@@ -58,6 +64,8 @@ public final class QueryState<Entity: RemoteEntity> {
     @ObservationIgnored var observers = ObserverList<QueryState<Entity>>()
     @ObservationIgnored var invalidated = false
     @ObservationIgnored var unusedSince: Date?
+    /// Reading the saved results from the database, for a new query of a store that has one.
+    @ObservationIgnored var restoreTask: Task<Void, Never>?
 
     init(definition: Query<Entity>, table: EntityTable<Entity>, store: EntityStore) {
         key = definition.key
@@ -86,6 +94,7 @@ public final class QueryState<Entity: RemoteEntity> {
 
     /// Loads the results unless they are fresh; joins a load already running instead of starting another.
     public func load() async {
+        if let restoreTask { await restoreTask.value }
         if let fetchTask {
             await fetchTask.value
             return
@@ -96,6 +105,7 @@ public final class QueryState<Entity: RemoteEntity> {
 
     /// Reloads the first page, whatever the stale time says (joining a load already running).
     public func refresh() async {
+        if let restoreTask { await restoreTask.value }
         if let fetchTask {
             await fetchTask.value
             return
@@ -123,8 +133,11 @@ public final class QueryState<Entity: RemoteEntity> {
             switch result {
             case .success(let page):
                 self.apply(page, replacing: false, requestedAt: writeMark)
+                store.persist(page.items, of: self)
+                store.noteNetwork(reachable: true)
             case .failure(let error):
                 if !error.isCancellation { self.error = error }
+                if error.isUnreachable { store.noteNetwork(reachable: false) }
             }
             self.changed()
         }
@@ -205,9 +218,15 @@ public final class QueryState<Entity: RemoteEntity> {
                 self.error = nil
                 self.updatedAt = Date()
                 self.invalidated = false
+                self.isFromDisk = false
+                self.isOffline = false
+                store.persist(page.items, of: self)
+                store.noteNetwork(reachable: true)
             case .failure(let error):
                 self.status = error.isCancellation ? (self.ids.isEmpty ? .idle : .loaded) : .failed
                 if !error.isCancellation { self.error = error }
+                self.isOffline = error.isUnreachable
+                if error.isUnreachable { store.noteNetwork(reachable: false) }
             }
             self.changed()
         }

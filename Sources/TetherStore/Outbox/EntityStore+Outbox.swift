@@ -1,0 +1,356 @@
+import Foundation
+import Synchronization
+import TetherJSON
+
+extension EntityStore {
+    // MARK: - The background sender
+
+    /// Starts the loop that sends waiting writes: at once (an earlier run's), then whenever the server answers
+    /// again, and with growing pauses (1 s to 60 s) while it cannot be reached.
+    func startOutbox() {
+        guard let outbox else { return }
+        let wake = WakeSignal()
+        outboxSignal = wake
+        outboxLoop = Task { [weak self] in
+            if let smallest = try? await outbox.database.smallestTemporaryIntegerID() {
+                reserveTemporaryIDs(below: smallest)
+            }
+            await self?.refreshOutboxStatus()
+            var pause: Duration = .seconds(1)
+            while !Task.isCancelled {
+                let report = await outbox.sendAll(retries: .once)
+                guard let store = self else { return }
+                await store.refreshOutboxStatus()
+                let waiting = report.pending.contains { $0.error != nil }
+                if waiting {
+                    await wake.wait(timeout: pause)
+                    pause = min(pause * 2, .seconds(60))
+                } else {
+                    pause = .seconds(1)
+                    await wake.wait(timeout: nil)
+                }
+            }
+        }
+    }
+
+    /// Records whether the server answered; an answer after a silence wakes the outbox.
+    func noteNetwork(reachable: Bool) {
+        if reachable {
+            if outboxStatus.network != .reachable { outboxStatus.network = .reachable }
+            if outboxStatus.count > outboxStatus.failedCount { outboxSignal?.signal() }
+        } else if !outboxStatus.isOffline {
+            outboxStatus.network = .unreachable(since: Date())
+        }
+    }
+
+    /// Sends the waiting writes now instead of at the outbox's next turn.
+    public func sendWaitingWrites() {
+        outboxSignal?.signal()
+    }
+
+    func refreshOutboxStatus() async {
+        guard let database, let summary = try? await database.outboxSummary() else { return }
+        if outboxStatus.count != summary.count { outboxStatus.count = summary.count }
+        if outboxStatus.failedCount != summary.failed { outboxStatus.failedCount = summary.failed }
+        if outboxStatus.oldest != summary.oldest { outboxStatus.oldest = summary.oldest }
+    }
+
+    /// Applies an outbox event to the states it concerns.
+    func handle(_ event: OutboxEvent) async {
+        switch event {
+        case .confirmed:
+            noteNetwork(reachable: true)
+        case .transient(_, let error):
+            outboxStatus.lastError = error
+            if error.isUnreachable { noteNetwork(reachable: false) } else { noteNetwork(reachable: true) }
+        case .failed(_, let error):
+            outboxStatus.lastError = error
+            noteNetwork(reachable: true)
+        case .sending, .discarded:
+            break
+        }
+        let type: String
+        switch event {
+        case .sending(let entry), .transient(let entry, _), .failed(let entry, _), .discarded(let entry, _):
+            type = entry.entityType
+        case .confirmed(let confirmation):
+            type = confirmation.entry.entityType
+        }
+        tablesByName[type]?.apply(event)
+        if case .sending = event { return }
+        await refreshOutboxStatus()
+    }
+
+    // MARK: - Mutations through the outbox
+
+    /// Sends entry `id` after the entity's earlier writes, with the store's retries.
+    func sendInOrder<Entity>(_ id: Int64, of record: EntityState<Entity>, outbox: Outbox) async -> OutboxOutcome {
+        let previous = record.saveChain
+        let box = OutcomeBox()
+        let retries = configuration.outboxRetries
+        let task = Task { @MainActor in
+            await previous?.value
+            box.value = await outbox.send(id, retries: retries)
+        }
+        record.saveChain = task
+        await task.value
+        if record.saveChain == task { record.saveChain = nil }
+        return box.value ?? .pending(StoreError(pending: .database("not sent")))
+    }
+
+    func updateThroughOutbox<Entity: RemoteEntity>(
+        _ entity: Entity, outbox: Outbox
+    ) async throws(StoreError) -> Entity {
+        let table = table(for: Entity.self)
+        let record = table.record(for: entity.id)
+        let bytes: Data
+        do {
+            bytes = try TetherJSONEncoder().encode(entity)
+        } catch {
+            throw StoreError(.encoding("\(error)"))
+        }
+        editCounter += 1
+        record.pendingEdits.append(PendingEdit(number: editCounter, value: entity))
+        let number = editCounter
+        record.lastWrite = editCounter
+        record.value = entity
+        record.status = .syncing
+        record.writeStatus = .queued
+        record.error = nil
+        record.conflict = nil
+        table.entityChanged(record)
+        let draft = OutboxDraft(
+            entityType: Self.typeName(Entity.self), entityID: String(describing: entity.id),
+            collectionPath: Entity.collectionPath, kind: .update, method: configuration.updateMethod.rawValue,
+            value: bytes)
+        let entry: OutboxEntry
+        do {
+            entry = try await outbox.database.enqueue(draft)
+        } catch {
+            // Not saved anywhere: show what is left, and say so.
+            record.pendingEdits.removeAll { $0.number == number }
+            record.value = record.pendingEdits.last?.value ?? record.serverValue
+            record.status = .failed
+            record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
+            record.error = error
+            table.entityChanged(record)
+            throw error
+        }
+        if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
+            record.pendingEdits[index].outboxID = entry.id
+        }
+        await refreshOutboxStatus()
+        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        case .confirmed(let body, _):
+            noteWriteEnded(record)
+            return (try? TetherJSONDecoder().decode(Entity.self, from: body)) ?? record.serverValue ?? entity
+        case .failed(let error), .pending(let error):
+            noteWriteEnded(record)
+            throw error
+        }
+    }
+
+    func createThroughOutbox<Entity: RemoteEntity>(_ draft: Entity, outbox: Outbox) async throws(StoreError) -> Entity {
+        let table = table(for: Entity.self)
+        let bytes: Data
+        do {
+            bytes = try TetherJSONEncoder().encode(draft)
+        } catch {
+            throw StoreError(.encoding("\(error)"))
+        }
+        let record = table.record(for: draft.id)
+        editCounter += 1
+        let number = editCounter
+        record.pendingEdits.append(PendingEdit(number: number, value: draft))
+        record.serverValue = nil
+        record.value = draft
+        record.status = .syncing
+        record.writeStatus = .queued
+        record.error = nil
+        for query in table.queries.values
+        where query.definition.includesCreatedEntities && !query.idSet.contains(draft.id) {
+            var set = query.idSet
+            set.insert(draft.id)
+            query.setIDs(query.ids + [draft.id], set: set)
+        }
+        table.entityChanged(record)
+        let entry: OutboxEntry
+        do {
+            entry = try await outbox.database.enqueue(
+                OutboxDraft(
+                    entityType: Self.typeName(Entity.self), entityID: String(describing: draft.id),
+                    collectionPath: Entity.collectionPath, kind: .create, method: "POST", value: bytes))
+        } catch {
+            record.pendingEdits.removeAll { $0.number == number }
+            record.writeStatus = nil
+            record.status = .failed
+            record.error = error
+            table.entityChanged(record)
+            throw error
+        }
+        if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
+            record.pendingEdits[index].outboxID = entry.id
+        }
+        await refreshOutboxStatus()
+        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        case .confirmed(let body, _):
+            guard let created = try? TetherJSONDecoder().decode(Entity.self, from: body) else {
+                throw StoreError(.encoding("the server's answer to the create could not be read"))
+            }
+            return created
+        case .failed(let error), .pending(let error):
+            throw error
+        }
+    }
+
+    func deleteThroughOutbox<Entity: RemoteEntity>(
+        _ type: Entity.Type, id: Entity.ID, outbox: Outbox
+    ) async throws(StoreError) {
+        let table = table(for: type)
+        let record = table.record(for: id)
+        editCounter += 1
+        record.lastWrite = editCounter
+        var positions: [(QueryState<Entity>, Int)] = []
+        for query in table.queries.values {
+            guard let index = query.ids.firstIndex(of: id) else { continue }
+            positions.append((query, index))
+            var set = query.idSet
+            set.remove(id)
+            var ids = query.ids
+            ids.remove(at: index)
+            query.setIDs(ids, set: set)
+            query.changed()
+        }
+        record.status = .syncing
+        record.writeStatus = .queued
+        record.changed()
+        let entry: OutboxEntry
+        do {
+            entry = try await outbox.database.enqueue(
+                OutboxDraft(
+                    entityType: Self.typeName(Entity.self), entityID: String(describing: id),
+                    collectionPath: Entity.collectionPath, kind: .delete, method: "DELETE", value: nil))
+        } catch {
+            restore(id, at: positions)
+            record.status = .failed
+            record.writeStatus = nil
+            record.error = error
+            table.entityChanged(record)
+            throw error
+        }
+        await refreshOutboxStatus()
+        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        case .confirmed:
+            noteWriteEnded(record)
+        case .failed(let error):
+            noteWriteEnded(record)
+            if error.httpError?.status?.code == 404 {
+                // Not there on the first attempt: it is gone, which is what the user wanted.
+                try? await outbox.discard(entry.id)
+                record.status = .deleted
+                record.value = nil
+                table.records.removeValue(forKey: id)
+                record.changed()
+                return
+            }
+            restore(id, at: positions)
+            table.entityChanged(record)
+            throw error
+        case .pending(let error):
+            noteWriteEnded(record)
+            throw error
+        }
+    }
+
+    private func restore<Entity>(_ id: Entity.ID, at positions: [(QueryState<Entity>, Int)]) {
+        for (query, index) in positions where !query.idSet.contains(id) {
+            var ids = query.ids
+            ids.insert(id, at: min(index, ids.count))
+            var set = query.idSet
+            set.insert(id)
+            query.setIDs(ids, set: set)
+        }
+    }
+
+    // MARK: - The user's decisions
+
+    /// Sends the entity's failed or conflicting write again (a conflict over the server's current version).
+    public func retryWrites<Entity: RemoteEntity>(of state: EntityState<Entity>) async throws(StoreError) {
+        guard let outbox else { return }
+        let entries = try await outbox.database.outboxEntries(
+            type: Self.typeName(Entity.self), entityID: String(describing: state.id))
+        guard let head = entries.first else { return }
+        try await outbox.retry(head.id)
+        state.writeStatus = .queued
+        state.status = .syncing
+        state.error = nil
+        state.conflict = nil
+        state.changed()
+        switch await sendInOrder(head.id, of: state, outbox: outbox) {
+        case .confirmed: sendWaitingWrites()
+        case .failed(let error), .pending(let error): throw error
+        }
+    }
+
+    /// Drops every write of the entity that waits in the outbox; it shows the server's version again (a created
+    /// entity that never reached the server leaves the lists).
+    public func discardWrites<Entity: RemoteEntity>(of state: EntityState<Entity>) async throws(StoreError) {
+        guard let outbox else { return }
+        let entries = try await outbox.database.outboxEntries(
+            type: Self.typeName(Entity.self), entityID: String(describing: state.id))
+        for entry in entries.reversed() { try await outbox.discard(entry.id) }
+        await refreshOutboxStatus()
+        sendWaitingWrites()
+    }
+}
+
+/// Carries an outcome out of a main-actor task.
+@MainActor
+final class OutcomeBox {
+    var value: OutboxOutcome?
+}
+
+/// Wakes a waiting loop: a signal before the wait is kept, so none is lost.
+final class WakeSignal: Sendable {
+    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.pending = true
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Returns at the next signal (or at once if one came since the last wait), or after `timeout`.
+    func wait(timeout: Duration?) async {
+        var timer: Task<Void, Never>?
+        if let timeout {
+            timer = Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { self?.signal() }
+            }
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            signal()
+        }
+        timer?.cancel()
+        state.withLock { $0.pending = false }
+    }
+}

@@ -1,0 +1,277 @@
+public import Foundation
+
+/// Sends the writes in a ``StoreDatabase``'s outbox, each exactly once as far as the server honours
+/// `Idempotency-Key`, in order per entity, and records every outcome in the database.
+///
+/// ```swift
+/// let outbox = Outbox(database: database, client: client)
+/// for entry in try await outbox.entries() { print(entry.kind, entry.path) }
+/// let report = await outbox.sendAll()          // what was sent, what failed, what still waits
+/// ```
+///
+/// What a failure does:
+/// - transport errors, timeouts, 408, 425, 429 and 5xx are transient: the entry stays queued and is sent again
+///   later with the same key (after `Retry-After` when the server gives one). A write whose answer was lost is
+///   resolved that way: the server replays its first answer.
+/// - A `DELETE` answered 404 after an earlier attempt is done (the earlier attempt deleted it).
+/// - 412 marks the entry as a conflict; any other 4xx as failed. Either stops the entity's later writes until
+///   ``retry(_:)`` or ``discard(_:)``; nothing is dropped on its own.
+///
+/// ``EntityStore`` uses an outbox for its mutations when it has a database; command-line tools use one directly.
+///
+/// - Thread safety: an actor; the database and the client do their work elsewhere.
+public actor Outbox {
+    /// How many times, and how far apart, a send tries an entry before it reports it as pending.
+    public struct Retries: Sendable, Hashable {
+        /// Attempts in all (the first included).
+        public var maximumAttempts: Int
+        /// The wait before the second attempt; it doubles each time.
+        public var initialDelay: Duration
+        /// The longest wait between attempts (a longer `Retry-After` ends the send: the entry stays queued).
+        public var maximumDelay: Duration
+
+        public init(
+            maximumAttempts: Int = 4, initialDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(5)
+        ) {
+            self.maximumAttempts = max(1, maximumAttempts)
+            self.initialDelay = initialDelay
+            self.maximumDelay = maximumDelay
+        }
+
+        /// One attempt, no waiting.
+        public static let once = Retries(maximumAttempts: 1)
+    }
+
+    /// What ``sendAll(retries:)`` did.
+    public struct Report: Sendable {
+        /// The entries the server confirmed, and its answers.
+        public var confirmed: [(entry: OutboxEntry, body: Data)] = []
+        /// The entries the server refused for good (kept as failed or conflict).
+        public var failed: [(entry: OutboxEntry, error: StoreError)] = []
+        /// The entries still waiting (the server could not be reached, or held by another process).
+        public var pending: [(entry: OutboxEntry, error: StoreError?)] = []
+    }
+
+    /// The database whose outbox this sends.
+    public nonisolated let database: StoreDatabase
+    /// The client the writes go through.
+    public nonisolated let client: HTTPClient
+
+    /// Told after each attempt's outcome is recorded; ``EntityStore`` applies it to its states.
+    nonisolated let onEvent: (@Sendable (OutboxEvent) async -> Void)?
+    /// Attempts running now, so that two senders in this process (a mutation and the background loop) share one
+    /// attempt instead of sending the same entry twice at once.
+    private var inFlight: [Int64: Task<Attempt, Never>] = [:]
+
+    public init(database: StoreDatabase, client: HTTPClient) {
+        self.init(database: database, client: client, onEvent: nil)
+    }
+
+    init(database: StoreDatabase, client: HTTPClient, onEvent: (@Sendable (OutboxEvent) async -> Void)?) {
+        self.database = database
+        self.client = client
+        self.onEvent = onEvent
+    }
+
+    /// The entries waiting, oldest first.
+    public func entries() async throws(StoreError) -> [OutboxEntry] {
+        try await database.outboxEntries()
+    }
+
+    /// Sends entry `id` (when it is its entity's first and no other process holds it), retrying transient failures
+    /// within `retries`.
+    ///
+    /// - Returns: the outcome; ``OutboxOutcome/pending(_:)`` when it is still queued.
+    public func send(_ id: Int64, retries: Retries = Retries()) async -> OutboxOutcome {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let result = await attemptOnce(id)
+            switch result {
+            case .confirmed(let confirmation, let body):
+                return .confirmed(body: body, etag: confirmation.etag)
+            case .failed(_, let error):
+                return .failed(error)
+            case .skipped(let error):
+                return .pending(error)
+            case .transient(_, let failure, let retryAfter):
+                if attempt >= retries.maximumAttempts || Task.isCancelled { return .pending(failure) }
+                var delay = retries.initialDelay * (1 << min(attempt - 1, 20))
+                if delay > retries.maximumDelay { delay = retries.maximumDelay }
+                if let retryAfter {
+                    if retryAfter > retries.maximumDelay { return .pending(failure) }
+                    delay = max(delay, retryAfter)
+                }
+                do { try await Task.sleep(for: delay) } catch { return .pending(failure) }
+            }
+        }
+    }
+
+    /// Sends every entry that can be sent, in order, each entity's writes one after another; an entity whose write
+    /// fails for good or stays pending keeps its later writes queued.
+    public func sendAll(retries: Retries = Retries()) async -> Report {
+        var report = Report()
+        var blocked = Set<String>()
+        var seen = Set<Int64>()
+        while !Task.isCancelled {
+            let entries: [OutboxEntry]
+            do {
+                entries = try await database.sendableEntries()
+            } catch {
+                return report
+            }
+            let next = entries.filter {
+                !seen.contains($0.id) && !blocked.contains($0.entityType + "\u{0}" + $0.entityID)
+            }
+            if next.isEmpty { break }
+            for entry in next {
+                seen.insert(entry.id)
+                let outcome = await send(entry.id, retries: retries)
+                switch outcome {
+                case .confirmed(let body, _):
+                    report.confirmed.append((entry, body))
+                case .failed(let error):
+                    report.failed.append((entry, error))
+                    blocked.insert(entry.entityType + "\u{0}" + entry.entityID)
+                case .pending(let error):
+                    report.pending.append((entry, error))
+                    blocked.insert(entry.entityType + "\u{0}" + entry.entityID)
+                }
+            }
+        }
+        // Entries behind a blocked one, and those held by another process, are still waiting.
+        if let all = try? await database.outboxEntries() {
+            let reported = Set(report.failed.map(\.entry.id) + report.pending.map(\.entry.id))
+            for entry in all where entry.state == .queued && !reported.contains(entry.id) {
+                report.pending.append((entry, nil))
+            }
+        }
+        return report
+    }
+
+    /// Puts a failed or conflicting entry back in the queue.
+    public func retry(_ id: Int64) async throws(StoreError) {
+        try await database.retry(id)
+    }
+
+    /// Drops an entry; the entity's local value goes back to what is left (see ``StoreDatabase``).
+    public func discard(_ id: Int64) async throws(StoreError) {
+        let result = try await database.discard(id)
+        if let (entry, row) = result { await onEvent?(.discarded(entry, row)) }
+    }
+
+    // MARK: - One attempt
+
+    enum Attempt: Sendable {
+        case confirmed(Confirmation, body: Data)
+        case failed(OutboxEntry, StoreError)
+        case transient(OutboxEntry, StoreError, retryAfter: Duration?)
+        case skipped(StoreError)
+    }
+
+    /// Sends entry `id` once, or waits for the attempt already running for it.
+    func attemptOnce(_ id: Int64) async -> Attempt {
+        if let running = inFlight[id] { return await running.value }
+        let task = Task { await self.performAttempt(id) }
+        inFlight[id] = task
+        let result = await task.value
+        inFlight[id] = nil
+        return result
+    }
+
+    /// Claims entry `id`, sends it once with its key, and records the outcome.
+    private func performAttempt(_ id: Int64) async -> Attempt {
+        let claimed: ClaimedEntry
+        do {
+            guard let taken = try await database.claim(id) else {
+                return .skipped(
+                    StoreError(
+                        pending: .database("the write is being sent by another process, or waits behind another")))
+            }
+            claimed = taken
+        } catch {
+            return .skipped(error)
+        }
+        let entry = claimed.entry
+        await onEvent?(.sending(entry))
+        var request = Request<Data>(path: entry.path, method: HTTPMethod(rawValue: entry.method))
+        request.headers.set("Idempotency-Key", entry.idempotencyKey)
+        if let ifMatch = claimed.ifMatch { request.headers.set("If-Match", ifMatch) }
+        if let body = claimed.body { request.body = .data(body, contentType: "application/json") }
+        request.retryPolicy = .never
+        let result: Result<Response<Data>, HTTPError> = await Self.perform(request, client: client)
+        switch result {
+        case .success(let response):
+            return await confirm(entry, body: response.data, etag: response.headers["ETag"])
+        case .failure(let error):
+            let status = error.status?.code
+            if entry.kind == .delete && status == 404 && entry.attempts > 1 {
+                return await confirm(entry, body: Data(), etag: nil)
+            }
+            let storeError = StoreError(.http(error))
+            if Self.isTransient(error) {
+                let pending = StoreError(pending: .http(error))
+                try? await database.recordFailure(entry, state: .queued, message: error.message, status: status)
+                await onEvent?(.transient(entry, pending))
+                return .transient(entry, pending, retryAfter: Self.retryAfter(error))
+            }
+            let state: OutboxEntry.State = status == 412 ? .conflict : .failed
+            let failure = status == 412 ? StoreError(.conflict) : storeError
+            var failed = entry
+            failed.state = state
+            failed.lastError = error.message
+            failed.lastStatus = status
+            try? await database.recordFailure(entry, state: state, message: error.message, status: status)
+            await onEvent?(.failed(failed, failure))
+            return .failed(failed, failure)
+        }
+    }
+
+    private func confirm(_ entry: OutboxEntry, body: Data, etag: String?) async -> Attempt {
+        do {
+            let confirmation = try await database.confirm(entry, body: body, etag: etag)
+            await onEvent?(.confirmed(confirmation))
+            return .confirmed(confirmation, body: body)
+        } catch {
+            // The server has the write but the database could not record it: the entry stays and its next
+            // attempt, with the same key, is answered by the server's replay.
+            return .transient(entry, error, retryAfter: nil)
+        }
+    }
+
+    @concurrent
+    private static func perform(_ request: Request<Data>, client: HTTPClient) async -> Result<Response<Data>, HTTPError>
+    {
+        do throws(HTTPError) {
+            return .success(try await client.send(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Whether sending again may succeed: no answer, a timeout, or a status that says "later".
+    static func isTransient(_ error: HTTPError) -> Bool {
+        switch error.kind {
+        case .transport, .timeout, .cancelled: return true
+        case .status(let failure): return [408, 425, 429].contains(failure.status.code) || failure.status.code >= 500
+        default: return false
+        }
+    }
+
+    /// The `Retry-After` of a failed answer, in seconds.
+    static func retryAfter(_ error: HTTPError) -> Duration? {
+        guard case .status(let failure) = error.kind, let text = failure.headers["Retry-After"],
+            let seconds = Int(text.trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        return .seconds(max(0, seconds))
+    }
+}
+
+/// What happened to an entry, for the store's states.
+enum OutboxEvent: Sendable {
+    case sending(OutboxEntry)
+    case confirmed(Confirmation)
+    case transient(OutboxEntry, StoreError)
+    case failed(OutboxEntry, StoreError)
+    case discarded(OutboxEntry, StoredEntity?)
+}

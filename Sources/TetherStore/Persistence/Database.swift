@@ -1,0 +1,260 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection: statements prepared once and reused, transactions, errors as ``DatabaseError``.
+///
+/// The seam is shaped like GRDB's `Database`: a ``DatabaseQueue`` owns the connection and hands it to one closure at
+/// a time, which runs statements through it.
+///
+/// - Thread safety: none of its own. Only the owning ``DatabaseQueue`` uses it, one thread at a time.
+final class Database {
+    /// The file, or `":memory:"`.
+    let path: String
+    private let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating if needed) the database at `path` in WAL mode, with a busy timeout so that another process
+    /// holding the write lock is waited for instead of failing at once.
+    ///
+    /// - Parameter synchronous: SQLite's `synchronous` setting; `NORMAL` in WAL mode keeps every commit across a
+    ///   process crash (kill -9) and loses at most the last commits on a power loss.
+    init(path: String, synchronous: String = "NORMAL", busyTimeout: Duration = .seconds(10)) throws(DatabaseError) {
+        self.path = path
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        guard status == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(connection)
+            throw DatabaseError(code: status, message: message, sql: nil)
+        }
+        handle = connection
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(busyTimeout.components.seconds * 1000))
+        do throws(DatabaseError) {
+            // The first read of the file: a file that is not a database fails here.
+            if path != ":memory:" {
+                let mode = try scalarText("PRAGMA journal_mode=WAL")
+                if mode?.lowercased() != "wal" {
+                    throw DatabaseError(code: SQLITE_ERROR, message: "WAL mode refused (\(mode ?? "?"))", sql: nil)
+                }
+            }
+            try execute("PRAGMA synchronous=\(synchronous); PRAGMA foreign_keys=ON")
+        } catch {
+            statements.removeAll()
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws(DatabaseError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if status != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw DatabaseError(code: status, message: message, sql: sql)
+        }
+    }
+
+    /// The prepared statement for `sql`, made on first use and reused after (reset, bindings cleared).
+    func statement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard status == SQLITE_OK, let prepared else {
+            throw DatabaseError(code: status, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        }
+        let statement = Statement(handle: prepared, database: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` bound in order, for statements that return no rows.
+    ///
+    /// - Returns: the number of rows changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [DatabaseValue] = []) throws(DatabaseError) -> Int {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// The first column of the first row of `sql`, as text.
+    func scalarText(_ sql: String, _ values: [DatabaseValue] = []) throws(DatabaseError) -> String? {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        guard try statement.step() else { return nil }
+        return statement.text(0)
+    }
+
+    /// The first column of the first row of `sql`, as an integer (0 when there is no row).
+    func scalarInt(_ sql: String, _ values: [DatabaseValue] = []) throws(DatabaseError) -> Int64 {
+        let statement = try statement(sql)
+        try statement.bind(values)
+        guard try statement.step() else { return 0 }
+        return statement.int64(0)
+    }
+
+    /// The rowid of the last row inserted.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The schema version this database records (`PRAGMA user_version`).
+    var userVersion: Int {
+        (try? Int(scalarInt("PRAGMA user_version"))) ?? 0
+    }
+
+    func setUserVersion(_ version: Int) throws(DatabaseError) {
+        try execute("PRAGMA user_version=\(version)")
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// `IMMEDIATE` takes the write lock at the start, so two writers (two processes) wait for each other through the
+    /// busy timeout instead of failing on a lock upgrade.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    fileprivate func error(_ status: Int32, sql: String) -> DatabaseError {
+        DatabaseError(code: status, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+/// A value bound to a statement's parameter.
+enum DatabaseValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    static func int(_ value: Int) -> DatabaseValue { .integer(Int64(value)) }
+    static func optionalText(_ value: String?) -> DatabaseValue { value.map { .text($0) } ?? .null }
+    static func optionalInt(_ value: Int?) -> DatabaseValue { value.map { .integer(Int64($0)) } ?? .null }
+    static func data(_ value: Data) -> DatabaseValue { .blob(Array(value)) }
+}
+
+/// A prepared statement, reused across calls through ``Database/statement(_:)``.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    private unowned let database: Database
+
+    fileprivate init(handle: OpaquePointer, database: Database, sql: String) {
+        self.handle = handle
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `values` to the parameters 1, 2, …
+    func bind(_ values: [DatabaseValue]) throws(DatabaseError) {
+        for (offset, value) in values.enumerated() { try bind(at: Int32(offset + 1), value) }
+    }
+
+    /// Binds `value` to parameter `index` (from 1).
+    func bind(at index: Int32, _ value: DatabaseValue) throws(DatabaseError) {
+        let status: Int32
+        switch value {
+        case .null: status = sqlite3_bind_null(handle, index)
+        case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
+        case .real(let number): status = sqlite3_bind_double(handle, index, number)
+        case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .blob(let bytes):
+            status = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob64(
+                    handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buffer.count),
+                    csqlite_transient())
+            }
+        }
+        if status != SQLITE_OK { throw database.error(status, sql: sql) }
+    }
+
+    /// Binds bytes without copying them into an array first.
+    func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws(DatabaseError) {
+        let status = sqlite3_bind_blob64(
+            handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
+            csqlite_transient())
+        if status != SQLITE_OK { throw database.error(status, sql: sql) }
+    }
+
+    /// Moves to the next row: `true` when there is one, `false` when the statement is done.
+    func step() throws(DatabaseError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let status:
+            let error = database.error(status, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    func text(_ column: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func data(_ column: Int32) -> Data? {
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: pointer, count: count)
+    }
+}
+
+/// A failure reported by SQLite.
+struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's (extended) result code.
+    var code: Int32
+    var message: String
+    var sql: String?
+
+    /// Whether the file is damaged or is not a database: it should be moved aside.
+    var isCorruption: Bool {
+        let primary = code & 0xff
+        return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB
+    }
+
+    var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " (in: \(sql.prefix(120)))" }
+        return text
+    }
+}

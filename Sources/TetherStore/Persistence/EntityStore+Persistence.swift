@@ -1,0 +1,208 @@
+import Foundation
+import TetherJSON
+
+/// An entity read back from the database.
+struct RestoredEntity<Entity: RemoteEntity>: Sendable {
+    var value: Entity
+    var serverValue: Entity?
+    var etag: String?
+    var fetchedAt: Date?
+}
+
+extension EntityStore {
+    // MARK: - Saving what the server sent
+
+    /// Saves server versions (and a query's ids) to the database, after the ones saved before, off the main actor.
+    func persist<Entity: RemoteEntity>(_ entities: [Entity], of query: QueryState<Entity>?) {
+        guard let database else { return }
+        let type = Self.typeName(Entity.self)
+        let key = query?.key
+        let ids = query?.ids.map { String(describing: $0) }
+        let next = query?.nextCursor
+        let total = query?.totalCount
+        let date = Date()
+        let previous = persistChain
+        persistChain = Task {
+            await previous?.value
+            await Self.save(entities, type: type, key: key, ids: ids, next: next, total: total, at: date, in: database)
+        }
+    }
+
+    /// Saves one entity's server version and ETag.
+    func persist<Entity: RemoteEntity>(_ entity: Entity, etag: String?) {
+        guard let database else { return }
+        let type = Self.typeName(Entity.self)
+        let previous = persistChain
+        persistChain = Task {
+            await previous?.value
+            guard let bytes = try? TetherJSONEncoder().encode(entity) else { return }
+            try? await database.savePage(
+                type: type, rows: [EntityRow(id: String(describing: entity.id), value: bytes, etag: etag)], query: nil,
+                ids: nil, next: nil, totalCount: nil, at: Date())
+        }
+    }
+
+    /// Saves a query's ids after a local change to its list.
+    func persistIDs<Entity: RemoteEntity>(of query: QueryState<Entity>) {
+        guard let database, query.updatedAt != nil else { return }
+        let type = Self.typeName(Entity.self)
+        let key = query.key
+        let ids = query.ids.map { String(describing: $0) }
+        let previous = persistChain
+        persistChain = Task {
+            await previous?.value
+            try? await database.saveQueryIDs(type: type, key: key, ids: ids)
+        }
+    }
+
+    /// Waits until everything handed to the database so far is written (for tests, benchmarks and quitting).
+    public func flush() async {
+        while let chain = persistChain {
+            await chain.value
+            if persistChain == chain { persistChain = nil }
+        }
+    }
+
+    @concurrent
+    private static func save<Entity: RemoteEntity>(
+        _ entities: [Entity], type: String, key: String?, ids: [String]?, next: PageCursor?, total: Int?, at date: Date,
+        in database: StoreDatabase
+    ) async {
+        let encoder = TetherJSONEncoder()
+        var rows: [EntityRow] = []
+        rows.reserveCapacity(entities.count)
+        for entity in entities {
+            guard let bytes = try? encoder.encode(entity) else { continue }
+            rows.append(EntityRow(id: String(describing: entity.id), value: bytes, etag: nil))
+        }
+        try? await database.savePage(
+            type: type, rows: rows, query: key, ids: ids, next: next, totalCount: total, at: date)
+    }
+
+    // MARK: - Reading it back
+
+    /// Starts reading a new query's saved results, which it shows (stale) until its first load answers.
+    func startRestore<Entity>(_ state: QueryState<Entity>) {
+        guard let database else { return }
+        let type = Self.typeName(Entity.self)
+        let key = state.key
+        state.restoreTask = Task { [weak state] in
+            let restored = await Self.readQuery(Entity.self, type: type, key: key, from: database)
+            guard let state else { return }
+            state.restoreTask = nil
+            guard let restored, state.updatedAt == nil, state.ids.isEmpty else { return }
+            state.restore(restored.ids, entities: restored.entities, stored: restored.stored)
+        }
+    }
+
+    @concurrent
+    private static func readQuery<Entity: RemoteEntity>(
+        _: Entity.Type, type: String, key: String, from database: StoreDatabase
+    ) async -> (ids: [Entity.ID], entities: [Entity.ID: RestoredEntity<Entity>], stored: StoredQuery)? {
+        guard let stored = try? await database.loadQuery(type: type, key: key) else { return nil }
+        let decoder = TetherJSONDecoder()
+        var ids: [Entity.ID] = []
+        var entities: [Entity.ID: RestoredEntity<Entity>] = [:]
+        ids.reserveCapacity(stored.ids.count)
+        for text in stored.ids {
+            guard let row = stored.entities[text], !row.deleted, let bytes = row.value,
+                let value = try? decoder.decode(Entity.self, from: bytes)
+            else { continue }
+            let server = row.serverValue.flatMap { try? decoder.decode(Entity.self, from: $0) }
+            ids.append(value.id)
+            entities[value.id] = RestoredEntity(
+                value: value, serverValue: server, etag: row.etag, fetchedAt: row.fetchedAt)
+        }
+        return (ids, entities, stored)
+    }
+
+    /// Reads the writes of `table`'s type that wait in the outbox (left by an earlier run or another process) into
+    /// the entities' states, so that they show as waiting and are sent.
+    func restoreWrites<Entity>(of table: EntityTable<Entity>) {
+        guard let database else { return }
+        let type = Self.typeName(Entity.self)
+        Task {
+            guard let entries = try? await database.outboxEntries(type: type), !entries.isEmpty else { return }
+            let decoder = TetherJSONDecoder()
+            for entry in entries {
+                guard let id = Entity.ID(entry.entityID) else { continue }
+                let record = table.record(for: id)
+                if record.pendingEdits.contains(where: { $0.outboxID == entry.id }) { continue }
+                if entry.kind == .delete {
+                    for query in table.queries.values where query.idSet.contains(id) {
+                        var set = query.idSet
+                        set.remove(id)
+                        query.setIDs(query.ids.filter { $0 != id }, set: set)
+                        query.changed()
+                    }
+                    record.status = .syncing
+                } else if let bytes = entry.value, let value = try? decoder.decode(Entity.self, from: bytes) {
+                    editCounter += 1
+                    if record.value != nil && record.pendingEdits.isEmpty { record.serverValue = record.value }
+                    record.pendingEdits.append(PendingEdit(number: editCounter, value: value, outboxID: entry.id))
+                    record.value = value
+                    record.status = entry.state == .queued ? .syncing : .failed
+                    if entry.kind == .create {
+                        for query in table.queries.values
+                        where query.definition.includesCreatedEntities && !query.idSet.contains(id) {
+                            var set = query.idSet
+                            set.insert(id)
+                            query.setIDs(query.ids + [id], set: set)
+                        }
+                    }
+                }
+                record.writeStatus =
+                    switch entry.state {
+                    case .queued: .queued
+                    case .failed: .failed
+                    case .conflict: .conflict
+                    }
+                if entry.state != .queued, let message = entry.lastError {
+                    record.error = StoreError(.database("not saved: \(message)"))
+                }
+                table.entityChanged(record)
+            }
+            await refreshOutboxStatus()
+        }
+    }
+}
+
+extension QueryState {
+    /// Shows results read from the database: stale (so the next load fetches), marked ``isFromDisk``.
+    func restore(_ restoredIDs: [Entity.ID], entities: [Entity.ID: RestoredEntity<Entity>], stored: StoredQuery) {
+        var set = Set<Entity.ID>()
+        var ordered: [Entity.ID] = []
+        for id in restoredIDs where set.insert(id).inserted { ordered.append(id) }
+        for (id, restored) in entities where table.records[id] == nil {
+            let record = EntityState(serverVersion: restored.value, at: restored.fetchedAt ?? stored.fetchedAt)
+            record.store = store
+            if let server = restored.serverValue, server != restored.value { record.serverValue = server }
+            if let etag = restored.etag { record.etag = etag }
+            table.records[id] = record
+        }
+        // Entities created here and not yet confirmed belong in lists that show created entities.
+        if definition.includesCreatedEntities {
+            for (id, record) in table.records
+            where record.writeStatus != nil && record.pendingEdits.first != nil
+                && !set.contains(id) && Self.isTemporary(id)
+            {
+                set.insert(id)
+                ordered.append(id)
+            }
+        }
+        setIDs(ordered, set: set)
+        nextCursor = stored.nextCursor
+        hasMore = stored.nextCursor != nil
+        totalCount = stored.totalCount
+        updatedAt = stored.fetchedAt
+        invalidated = true
+        isFromDisk = true
+        if status == .idle { status = .loaded }
+        changed()
+    }
+
+    private static func isTemporary(_ id: Entity.ID) -> Bool {
+        let text = String(describing: id)
+        return text.hasPrefix("-") || text.hasPrefix("tmp-")
+    }
+}

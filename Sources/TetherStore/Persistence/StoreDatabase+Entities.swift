@@ -1,0 +1,210 @@
+import Foundation
+import TetherJSON
+
+/// An entity's row: the value to show, and the server's version when a local edit differs from it.
+struct StoredEntity: Sendable {
+    var id: String
+    /// The value shown: the latest local edit while writes wait in the outbox, else the server's version.
+    var value: Data?
+    /// The server's version while local edits wait (`nil` when ``value`` is the server's version).
+    var serverValue: Data?
+    var etag: String?
+    var fetchedAt: Date?
+    /// Deleted here, the delete not yet confirmed.
+    var deleted: Bool
+}
+
+/// A query's row: its ids in order, where the next page is, and when it was fetched.
+struct StoredQuery: Sendable {
+    var ids: [String]
+    var nextCursor: PageCursor?
+    var totalCount: Int?
+    var fetchedAt: Date
+    /// The rows of ``ids`` (those still in the database).
+    var entities: [String: StoredEntity]
+}
+
+/// One entity as a page delivers it: its id and its encoded value.
+struct EntityRow: Sendable {
+    var id: String
+    var value: Data
+    var etag: String?
+}
+
+extension StoreDatabase {
+    /// Saves a page of server versions and, when `key` is given, the query's ids, in one transaction.
+    ///
+    /// An entity with writes waiting in the outbox keeps its local value: the server version goes beside it.
+    func savePage(
+        type: String, rows: [EntityRow], query key: String?, ids: [String]?, next: PageCursor?, totalCount: Int?,
+        at date: Date
+    ) async throws(StoreError) {
+        try await write { database in
+            try Self.upsert(rows, type: type, at: date, in: database)
+            if let key, let ids {
+                try database.run(
+                    """
+                    INSERT INTO query (type, key, ids, next_cursor, total_count, fetched_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (type, key) DO UPDATE SET ids = excluded.ids, next_cursor = excluded.next_cursor,
+                    total_count = excluded.total_count, fetched_at = excluded.fetched_at
+                    """,
+                    [
+                        .text(type), .text(key), .text(Self.encodeIDs(ids)),
+                        .optionalText(next.map(Self.encodeCursor)), .optionalInt(totalCount),
+                        .real(date.timeIntervalSince1970),
+                    ])
+            }
+        }
+    }
+
+    /// Replaces a query's ids (after a local create or delete changed the list), keeping its other fields.
+    func saveQueryIDs(type: String, key: String, ids: [String]) async throws(StoreError) {
+        try await write { database in
+            try database.run(
+                "UPDATE query SET ids = ? WHERE type = ? AND key = ?",
+                [.text(Self.encodeIDs(ids)), .text(type), .text(key)])
+        }
+    }
+
+    static func upsert(_ rows: [EntityRow], type: String, at date: Date, in database: Database) throws {
+        let statement = try database.statement(
+            """
+            INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (type, id) DO UPDATE SET
+              value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
+                THEN value ELSE excluded.value END,
+              server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
+                THEN excluded.value ELSE NULL END,
+              deleted = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
+                THEN deleted ELSE 0 END,
+              etag = excluded.etag, fetched_at = excluded.fetched_at
+            """)
+        let time = date.timeIntervalSince1970
+        for row in rows {
+            statement.reset()
+            try statement.bind([.text(type), .text(row.id)])
+            try row.value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Void in
+                try statement.bind(bytes: bytes, at: 3)
+            }
+            try statement.bind(etag: row.etag, time: time)
+            while try statement.step() {}
+        }
+    }
+
+    /// The query's saved ids and the rows they name; `nil` when it was never saved.
+    func loadQuery(type: String, key: String) async throws(StoreError) -> StoredQuery? {
+        try await read { database in
+            let statement = try database.statement(
+                "SELECT ids, next_cursor, total_count, fetched_at FROM query WHERE type = ? AND key = ?")
+            try statement.bind([.text(type), .text(key)])
+            guard try statement.step() else { return nil }
+            let ids = Self.decodeIDs(statement.text(0) ?? "[]")
+            let next = statement.text(1).flatMap(Self.decodeCursor)
+            let total = statement.optionalInt(2)
+            let fetchedAt = Date(timeIntervalSince1970: statement.double(3))
+            let entities = try Self.entities(type: type, ids: ids, in: database)
+            return StoredQuery(ids: ids, nextCursor: next, totalCount: total, fetchedAt: fetchedAt, entities: entities)
+        }
+    }
+
+    /// The saved rows of `ids`.
+    static func entities(type: String, ids: [String], in database: Database) throws -> [String: StoredEntity] {
+        let statement = try database.statement(
+            "SELECT value, server_value, etag, fetched_at, deleted FROM entity WHERE type = ? AND id = ?")
+        var result: [String: StoredEntity] = [:]
+        result.reserveCapacity(ids.count)
+        for id in ids {
+            statement.reset()
+            try statement.bind([.text(type), .text(id)])
+            guard try statement.step() else { continue }
+            result[id] = StoredEntity(
+                id: id, value: statement.data(0), serverValue: statement.data(1), etag: statement.text(2),
+                fetchedAt: statement.isNull(3) ? nil : Date(timeIntervalSince1970: statement.double(3)),
+                deleted: statement.int(4) != 0)
+        }
+        return result
+    }
+
+    /// One entity's saved row.
+    func loadEntity(type: String, id: String) async throws(StoreError) -> StoredEntity? {
+        try await read { database in try Self.entities(type: type, ids: [id], in: database)[id] }
+    }
+
+    /// Forgets what is older than `maximumAge` and keeps at most `maximumEntities` entities of each type: queries
+    /// fetched before the cutoff, then entities that no remaining query names and no outbox entry needs, oldest
+    /// first. Entities with writes waiting are never removed.
+    ///
+    /// - Returns: the number of queries and entities removed.
+    @discardableResult
+    func prune(now: Date, maximumAge: Duration, maximumEntities: Int) async throws(StoreError) -> (Int, Int) {
+        let cutoff = now.timeIntervalSince1970 - Double(maximumAge.components.seconds)
+        return try await write { database in
+            let queries = try database.run("DELETE FROM query WHERE fetched_at < ?", [.real(cutoff)])
+            let unreferenced = """
+                NOT EXISTS (SELECT 1 FROM outbox o WHERE o.type = entity.type AND o.entity_id = entity.id)
+                AND NOT EXISTS (SELECT 1 FROM query q, json_each(q.ids) j
+                    WHERE q.type = entity.type AND j.value = entity.id)
+                """
+            var entities = try database.run(
+                "DELETE FROM entity WHERE (fetched_at IS NULL OR fetched_at < ?) AND \(unreferenced)", [.real(cutoff)])
+            entities += try database.run(
+                """
+                DELETE FROM entity WHERE rowid IN (
+                  SELECT e.rowid FROM entity e JOIN (SELECT type, COUNT(*) - ? AS excess FROM entity GROUP BY type) c
+                  ON c.type = e.type AND c.excess > 0
+                  WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.type = e.type AND o.entity_id = e.id)
+                  ORDER BY e.fetched_at LIMIT (SELECT MAX(0, COUNT(*) - ?) FROM entity))
+                """, [.int(maximumEntities), .int(maximumEntities)])
+            return (queries, entities)
+        }
+    }
+
+    // MARK: - Encodings
+
+    static func encodeIDs(_ ids: [String]) -> String {
+        var text = "["
+        text.reserveCapacity(ids.count * 8 + 2)
+        for (index, id) in ids.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            for scalar in id.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+        return text + "]"
+    }
+
+    static func decodeIDs(_ text: String) -> [String] {
+        guard let array = (try? JSON(parsing: text))?.array else { return [] }
+        return array.compactMap(\.string)
+    }
+
+    static func encodeCursor(_ cursor: PageCursor) -> String {
+        switch cursor {
+        case .page(let number): "page:\(number)"
+        case .url(let url): "url:" + url.absoluteString
+        case .token(let token): "token:" + token
+        }
+    }
+
+    static func decodeCursor(_ text: String) -> PageCursor? {
+        if text.hasPrefix("page:") { return Int(text.dropFirst(5)).map { .page($0) } }
+        if text.hasPrefix("url:") { return URL(string: String(text.dropFirst(4))).map { .url($0) } }
+        if text.hasPrefix("token:") { return .token(String(text.dropFirst(6))) }
+        return nil
+    }
+}
+
+extension Statement {
+    /// Binds parameters 4 (an ETag or NULL) and 5 (a time) of the entity upsert.
+    fileprivate func bind(etag: String?, time: Double) throws(DatabaseError) {
+        try bind(at: 4, etag.map { .text($0) } ?? .null)
+        try bind(at: 5, .real(time))
+    }
+}

@@ -1,0 +1,399 @@
+import Foundation
+import TetherJSON
+
+/// A new write for the outbox.
+struct OutboxDraft: Sendable {
+    var entityType: String
+    var entityID: String
+    var collectionPath: String
+    var kind: OutboxEntry.Kind
+    var method: String
+    /// The entity as the user left it (creates and updates).
+    var value: Data?
+    /// The `Idempotency-Key`; one is made when `nil`.
+    var idempotencyKey: String?
+}
+
+/// An entry taken for sending: what goes on the wire, frozen at its first attempt so every retry sends the same
+/// request.
+struct ClaimedEntry: Sendable {
+    var entry: OutboxEntry
+    var body: Data?
+    var ifMatch: String?
+}
+
+/// What the database did with a confirmed write.
+struct Confirmation: Sendable {
+    var entry: OutboxEntry
+    /// The server's id for a created entity.
+    var newID: String?
+    /// The server's version (`nil` for a delete, or an answer without a JSON object).
+    var serverValue: Data?
+    var etag: String?
+    /// Whether more writes of the entity wait.
+    var hasMore: Bool
+}
+
+extension StoreDatabase {
+    static let outboxColumns =
+        "seq, type, entity_id, collection_path, kind, method, idempotency_key, created_at, attempts, state, last_error, last_status, value"
+
+    static func entry(from statement: Statement) -> OutboxEntry {
+        OutboxEntry(
+            id: statement.int64(0), entityType: statement.text(1) ?? "", entityID: statement.text(2) ?? "",
+            collectionPath: statement.text(3) ?? "",
+            kind: OutboxEntry.Kind(rawValue: statement.text(4) ?? "") ?? .update,
+            method: statement.text(5) ?? "PATCH", idempotencyKey: statement.text(6) ?? "",
+            createdAt: Date(timeIntervalSince1970: statement.double(7)), attempts: statement.int(8),
+            state: OutboxEntry.State(rawValue: statement.text(9) ?? "") ?? .queued, lastError: statement.text(10),
+            lastStatus: statement.optionalInt(11), value: statement.data(12))
+    }
+
+    /// Saves a write and its optimistic local state in one transaction: the entity's row shows the write at once
+    /// (the server's version is kept beside it), and the outbox holds the write until the server confirms it.
+    ///
+    /// - Returns: the entry, with its number and key.
+    func enqueue(_ draft: OutboxDraft, at date: Date = Date()) async throws(StoreError) -> OutboxEntry {
+        try await write { database in try Self.enqueue(draft, at: date, in: database) }
+    }
+
+    static func enqueue(_ draft: OutboxDraft, at date: Date, in database: Database) throws -> OutboxEntry {
+        let type = DatabaseValue.text(draft.entityType)
+        let id = DatabaseValue.text(draft.entityID)
+        switch draft.kind {
+        case .create, .update:
+            let value: DatabaseValue = draft.value.map { .data($0) } ?? .null
+            try database.run(
+                """
+                INSERT INTO entity (type, id, value) VALUES (?1, ?2, ?3)
+                ON CONFLICT (type, id) DO UPDATE SET
+                  server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
+                    THEN server_value ELSE value END,
+                  value = excluded.value, deleted = 0
+                """, [type, id, value])
+        case .delete:
+            try database.run(
+                """
+                INSERT INTO entity (type, id, deleted) VALUES (?1, ?2, 1)
+                ON CONFLICT (type, id) DO UPDATE SET
+                  server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
+                    THEN server_value ELSE value END,
+                  deleted = 1
+                """, [type, id])
+        }
+        let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
+        try database.run(
+            """
+            INSERT INTO outbox (type, entity_id, collection_path, kind, method, value, idempotency_key, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                type, id, .text(draft.collectionPath), .text(draft.kind.rawValue), .text(draft.method),
+                draft.value.map { .data($0) } ?? .null, .text(key), .real(date.timeIntervalSince1970),
+            ])
+        return OutboxEntry(
+            id: database.lastInsertedRowID, entityType: draft.entityType, entityID: draft.entityID,
+            collectionPath: draft.collectionPath, kind: draft.kind, method: draft.method, idempotencyKey: key,
+            createdAt: date, attempts: 0, state: .queued, lastError: nil, lastStatus: nil, value: draft.value)
+    }
+
+    /// The entries, oldest first (all of them, or those of one entity).
+    func outboxEntries(type: String? = nil, entityID: String? = nil) async throws(StoreError) -> [OutboxEntry] {
+        try await read { database in try Self.outboxEntries(type: type, entityID: entityID, in: database) }
+    }
+
+    static func outboxEntries(type: String?, entityID: String?, in database: Database) throws -> [OutboxEntry] {
+        let statement: Statement
+        if let type, let entityID {
+            statement = try database.statement(
+                "SELECT \(outboxColumns) FROM outbox WHERE type = ? AND entity_id = ? ORDER BY seq")
+            try statement.bind([.text(type), .text(entityID)])
+        } else if let type {
+            statement = try database.statement("SELECT \(outboxColumns) FROM outbox WHERE type = ? ORDER BY seq")
+            try statement.bind([.text(type)])
+        } else {
+            statement = try database.statement("SELECT \(outboxColumns) FROM outbox ORDER BY seq")
+        }
+        var entries: [OutboxEntry] = []
+        while try statement.step() { entries.append(entry(from: statement)) }
+        return entries
+    }
+
+    /// The entries that can be sent now: each entity's oldest, when it is queued and no other process holds it.
+    func sendableEntries(now: Date = Date()) async throws(StoreError) -> [OutboxEntry] {
+        let owner = owner
+        return try await read { database in
+            let statement = try database.statement(
+                """
+                SELECT \(Self.outboxColumns) FROM outbox o
+                WHERE state = 'queued' AND seq = (SELECT MIN(seq) FROM outbox WHERE type = o.type AND entity_id = o.entity_id)
+                AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)
+                ORDER BY seq
+                """)
+            try statement.bind([.text(owner), .real(now.timeIntervalSince1970)])
+            var entries: [OutboxEntry] = []
+            while try statement.step() { entries.append(Self.entry(from: statement)) }
+            return entries
+        }
+    }
+
+    /// Takes entry `id` for one attempt: it must still be queued, first of its entity, and not held by another
+    /// live process. Its request is made at the first attempt (the fields that differ from the server's version,
+    /// the `If-Match` ETag) and kept for every later one.
+    ///
+    /// - Returns: `nil` when the entry is gone, not first, not queued or held elsewhere.
+    func claim(_ id: Int64, lease: Duration = .seconds(60), now: Date = Date()) async throws(StoreError)
+        -> ClaimedEntry?
+    {
+        let owner = owner
+        return try await write { database in
+            let statement = try database.statement(
+                """
+                SELECT \(Self.outboxColumns), prepared, body, if_match FROM outbox o WHERE seq = ? AND state = 'queued'
+                AND seq = (SELECT MIN(seq) FROM outbox WHERE type = o.type AND entity_id = o.entity_id)
+                AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)
+                """)
+            try statement.bind([.integer(id), .text(owner), .real(now.timeIntervalSince1970)])
+            guard try statement.step() else { return nil }
+            var entry = Self.entry(from: statement)
+            var body = statement.data(14)
+            var ifMatch = statement.text(15)
+            if statement.int(13) == 0 {
+                (body, ifMatch) = try Self.prepare(entry, in: database)
+            }
+            entry.attempts += 1
+            try database.run(
+                """
+                UPDATE outbox SET attempts = ?, prepared = 1, body = ?, if_match = ?, lease_owner = ?, lease_until = ?
+                WHERE seq = ?
+                """,
+                [
+                    .int(entry.attempts), body.map { .data($0) } ?? .null, .optionalText(ifMatch), .text(owner),
+                    .real(now.timeIntervalSince1970 + Double(lease.components.seconds)), .integer(id),
+                ])
+            return ClaimedEntry(entry: entry, body: body, ifMatch: ifMatch)
+        }
+    }
+
+    /// The request body and `If-Match` for an entry's first attempt.
+    private static func prepare(_ entry: OutboxEntry, in database: Database) throws -> (Data?, String?) {
+        let row = try entities(type: entry.entityType, ids: [entry.entityID], in: database)[entry.entityID]
+        let ifMatch = entry.kind == .create ? nil : row?.etag
+        guard entry.kind != .delete, let valueBytes = entry.value else { return (nil, ifMatch) }
+        let value = try JSON(parsing: valueBytes)
+        guard case .object(let object) = value else {
+            throw StoreError(.encoding("the entity does not encode as a JSON object"))
+        }
+        var body = JSON.Object()
+        switch (entry.kind, entry.method) {
+        case (.update, "PUT"):
+            body = object
+        case (.update, _):
+            var old: JSON.Object?
+            if let server = row?.serverValue ?? (row?.value == entry.value ? nil : row?.value),
+                case .object(let object) = try JSON(parsing: server)
+            {
+                old = object
+            }
+            for (key, value) in object where key != "id" && old?[key] != value { body[key] = value }
+        default:
+            for (key, value) in object where key != "id" { body[key] = value }
+        }
+        return (Data(try JSONWriter().bytes(.object(body))), ifMatch)
+    }
+
+    /// Records a confirmed write: the entry leaves the outbox and the entity's row takes the server's version (a
+    /// created entity its server id everywhere, in its later writes and the saved queries; a deleted one leaves).
+    func confirm(_ entry: OutboxEntry, body: Data, etag: String?, at date: Date = Date()) async throws(StoreError)
+        -> Confirmation
+    {
+        try await write { database in try Self.confirm(entry, body: body, etag: etag, at: date, in: database) }
+    }
+
+    private static func confirm(
+        _ entry: OutboxEntry, body: Data, etag: String?, at date: Date, in database: Database
+    ) throws -> Confirmation {
+        try database.run("DELETE FROM outbox WHERE seq = ?", [.integer(entry.id)])
+        let type = DatabaseValue.text(entry.entityType)
+        var id = entry.entityID
+        var newID: String?
+        var serverJSON: JSON?
+        if entry.kind != .delete, !body.isEmpty, let parsed = try? JSON(parsing: body), case .object = parsed {
+            serverJSON = parsed
+        }
+        if entry.kind == .create, let serverID = serverJSON?["id"].flatMap(Self.idText) {
+            newID = serverID
+            try swapID(type: entry.entityType, from: id, to: serverID, idJSON: serverJSON!["id"]!, in: database)
+            id = serverID
+        }
+        let remaining = try database.scalarInt(
+            "SELECT COUNT(*) FROM outbox WHERE type = ? AND entity_id = ?", [type, .text(id)])
+        let serverValue = try serverJSON.map { Data(try JSONWriter().bytes($0)) }
+        if entry.kind == .delete {
+            if remaining == 0 {
+                try database.run("DELETE FROM entity WHERE type = ? AND id = ?", [type, .text(id)])
+                try removeFromQueries(type: entry.entityType, id: id, in: database)
+            }
+        } else if let serverValue {
+            let time = DatabaseValue.real(date.timeIntervalSince1970)
+            if remaining == 0 {
+                try database.run(
+                    """
+                    INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                    ON CONFLICT (type, id) DO UPDATE SET value = excluded.value, server_value = NULL,
+                    etag = excluded.etag, fetched_at = excluded.fetched_at, deleted = 0
+                    """, [type, .text(id), .data(serverValue), .optionalText(etag), time])
+            } else {
+                try database.run(
+                    "UPDATE entity SET server_value = ?, etag = ?, fetched_at = ? WHERE type = ? AND id = ?",
+                    [.data(serverValue), .optionalText(etag), time, type, .text(id)])
+            }
+        }
+        return Confirmation(
+            entry: entry, newID: newID, serverValue: serverValue, etag: etag, hasMore: remaining > 0)
+    }
+
+    static func idText(_ json: JSON) -> String? {
+        switch json {
+        case .string(let text): return text
+        case .number(let number): return number.int64.map { String($0) } ?? "\(number.double)"
+        default: return nil
+        }
+    }
+
+    /// Gives a created entity its server id: its row, its later writes (their paths and values) and saved queries.
+    private static func swapID(type: String, from old: String, to new: String, idJSON: JSON, in database: Database)
+        throws
+    {
+        let later = try outboxEntries(type: type, entityID: old, in: database)
+        for entry in later {
+            var value: DatabaseValue = .null
+            if let bytes = entry.value, case .object(var object) = try JSON(parsing: bytes) {
+                object["id"] = idJSON
+                value = .data(Data(try JSONWriter().bytes(.object(object))))
+            }
+            try database.run(
+                "UPDATE outbox SET entity_id = ?, value = ? WHERE seq = ?", [.text(new), value, .integer(entry.id)])
+        }
+        try database.run("DELETE FROM entity WHERE type = ? AND id = ?", [.text(type), .text(new)])
+        try database.run("UPDATE entity SET id = ? WHERE type = ? AND id = ?", [.text(new), .text(type), .text(old)])
+        let queries = try database.statement(
+            "SELECT key, ids FROM query WHERE type = ? AND EXISTS (SELECT 1 FROM json_each(ids) WHERE value = ?)")
+        try queries.bind([.text(type), .text(old)])
+        var updates: [(String, [String])] = []
+        while try queries.step() {
+            var seen = Set<String>()
+            let ids = decodeIDs(queries.text(1) ?? "[]").map { $0 == old ? new : $0 }.filter {
+                seen.insert($0).inserted
+            }
+            updates.append((queries.text(0) ?? "", ids))
+        }
+        for (key, ids) in updates {
+            try database.run(
+                "UPDATE query SET ids = ? WHERE type = ? AND key = ?", [.text(encodeIDs(ids)), .text(type), .text(key)])
+        }
+    }
+
+    private static func removeFromQueries(type: String, id: String, in database: Database) throws {
+        let queries = try database.statement(
+            "SELECT key, ids FROM query WHERE type = ? AND EXISTS (SELECT 1 FROM json_each(ids) WHERE value = ?)")
+        try queries.bind([.text(type), .text(id)])
+        var updates: [(String, [String])] = []
+        while try queries.step() {
+            updates.append((queries.text(0) ?? "", decodeIDs(queries.text(1) ?? "[]").filter { $0 != id }))
+        }
+        for (key, ids) in updates {
+            try database.run(
+                "UPDATE query SET ids = ? WHERE type = ? AND key = ?", [.text(encodeIDs(ids)), .text(type), .text(key)])
+        }
+    }
+
+    /// Records a failed attempt. A transient one leaves the entry queued (and lets another process take it); a
+    /// final one marks it failed or in conflict, which stops its entity's writes until the user decides.
+    func recordFailure(
+        _ entry: OutboxEntry, state: OutboxEntry.State, message: String, status: Int?
+    ) async throws(StoreError) {
+        try await write { database in
+            try database.run(
+                """
+                UPDATE outbox SET state = ?, last_error = ?, last_status = ?, lease_owner = NULL, lease_until = NULL
+                WHERE seq = ?
+                """, [.text(state.rawValue), .text(message), .optionalInt(status), .integer(entry.id)])
+        }
+    }
+
+    /// Puts a failed or conflicting entry back in the queue, to be sent again. A conflict is sent over the
+    /// server's current version: its `If-Match` and body are made anew (with a new key, since it is a new request).
+    func retry(_ id: Int64) async throws(StoreError) {
+        try await write { database in
+            try database.run(
+                """
+                UPDATE outbox SET
+                  prepared = CASE WHEN state = 'conflict' THEN 0 ELSE prepared END,
+                  idempotency_key = CASE WHEN state = 'conflict' THEN lower(hex(randomblob(16))) ELSE idempotency_key END,
+                  state = 'queued', lease_owner = NULL, lease_until = NULL
+                WHERE seq = ?
+                """, [.integer(id)])
+        }
+    }
+
+    /// Drops an entry the user gave up on. The entity's row shows what is left: its latest remaining write, else
+    /// the server's version; a discarded create removes the local entity, a discarded delete brings it back.
+    ///
+    /// - Returns: the entity's row after the discard (`nil` when it is gone).
+    @discardableResult
+    func discard(_ id: Int64) async throws(StoreError) -> (OutboxEntry, StoredEntity?)? {
+        try await write { database in
+            let statement = try database.statement("SELECT \(Self.outboxColumns) FROM outbox WHERE seq = ?")
+            try statement.bind([.integer(id)])
+            guard try statement.step() else { return nil }
+            let entry = Self.entry(from: statement)
+            try database.run("DELETE FROM outbox WHERE seq = ?", [.integer(id)])
+            let type = DatabaseValue.text(entry.entityType)
+            let entityID = DatabaseValue.text(entry.entityID)
+            let rest = try Self.outboxEntries(type: entry.entityType, entityID: entry.entityID, in: database)
+            if entry.kind == .create && rest.isEmpty {
+                try database.run("DELETE FROM entity WHERE type = ? AND id = ?", [type, entityID])
+                try Self.removeFromQueries(type: entry.entityType, id: entry.entityID, in: database)
+                return (entry, nil)
+            }
+            let latest = rest.last(where: { $0.kind != .delete })?.value
+            let deleted = rest.contains { $0.kind == .delete }
+            if rest.isEmpty {
+                try database.run(
+                    """
+                    UPDATE entity SET value = COALESCE(server_value, value), server_value = NULL, deleted = 0
+                    WHERE type = ? AND id = ?
+                    """, [type, entityID])
+            } else {
+                try database.run(
+                    """
+                    UPDATE entity SET value = COALESCE(?, server_value, value), deleted = ? WHERE type = ? AND id = ?
+                    """, [latest.map { .data($0) } ?? .null, .int(deleted ? 1 : 0), type, entityID])
+            }
+            return (
+                entry, try Self.entities(type: entry.entityType, ids: [entry.entityID], in: database)[entry.entityID]
+            )
+        }
+    }
+
+    /// The number of entries, and the oldest one's date.
+    func outboxSummary() async throws(StoreError) -> (count: Int, oldest: Date?, failed: Int) {
+        try await read { database in
+            let statement = try database.statement(
+                "SELECT COUNT(*), MIN(created_at), SUM(state != 'queued') FROM outbox")
+            guard try statement.step() else { return (0, nil, 0) }
+            let count = statement.int(0)
+            return (count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double(1)), statement.int(2))
+        }
+    }
+
+    /// The smallest temporary integer id the outbox holds (ids below zero), so new temporary ids never reuse one.
+    func smallestTemporaryIntegerID() async throws(StoreError) -> Int {
+        try await read { database in
+            Int(
+                try database.scalarInt(
+                    "SELECT MIN(CAST(entity_id AS INTEGER)) FROM outbox WHERE entity_id GLOB '-[0-9]*'"))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A store's SQLite database: the entities and query results it last saw, and the outbox of writes not yet
+/// confirmed by the server.
+///
+/// ```swift
+/// let database = try StoreDatabase(url: StoreDatabase.defaultURL(for: baseURL)!)
+/// let store = EntityStore(client: client, database: database)
+/// ```
+///
+/// One file per API (see ``defaultURL(for:environment:)``), in WAL mode with one writer at a time. Several
+/// processes may use the same file at once (the app and the command line): SQLite's locks order their writes, and
+/// each outbox entry is sent by one process at a time (a lease, taken over when its holder dies).
+///
+/// - Thread safety: `Sendable`. Every call does its disk work on the database's own queue, never on the caller's
+///   actor.
+public final class StoreDatabase: Sendable {
+    /// The database file.
+    public let url: URL
+    let queue: DatabaseQueue
+    /// Names this process in outbox leases.
+    let owner: String
+
+    /// Opens the database at `url`, creating it (and its folder) if needed, and brings its schema up to date.
+    ///
+    /// A file that is damaged or is not a database is moved aside (renamed to `<name>.corrupt-<date>`, never
+    /// deleted) and the error says where; the caller can then carry on without a database.
+    ///
+    /// - Throws: ``StoreError`` of kind ``StoreError/Kind/database(_:)``.
+    public convenience init(url: URL) throws(StoreError) {
+        try self.init(url: url, migrator: StoreSchema.migrator)
+    }
+
+    init(url: URL, migrator: DatabaseMigrator) throws(StoreError) {
+        self.url = url
+        owner = "\(getpid())-\(UUID().uuidString.prefix(8))"
+        let directory = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(.database("cannot create \(directory.path): \(error.localizedDescription)"))
+        }
+        do {
+            queue = try DatabaseQueue(path: url.path, migrator: migrator)
+        } catch let error as DatabaseError where error.isCorruption {
+            let moved = Self.moveAside(url)
+            throw StoreError(
+                .database(
+                    "the local database \(url.path) is damaged (\(error.message)); it was moved to \(moved ?? "?")"
+                        + " and the app carries on without it"))
+        } catch {
+            throw StoreError(.database("cannot open the local database \(url.path): \(error)"))
+        }
+    }
+
+    /// Where the database for the API at `baseURL` lives: `$XDG_DATA_HOME/tether/store-<host>-<port>-<hash>.sqlite`
+    /// (`~/.local/share/tether/…` when `XDG_DATA_HOME` is unset or relative); `nil` when `TETHER_EPHEMERAL` is set
+    /// (to anything but `0`) or there is no home folder.
+    public static func defaultURL(
+        for baseURL: URL?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL? {
+        if let ephemeral = environment["TETHER_EPHEMERAL"], !ephemeral.isEmpty, ephemeral != "0" { return nil }
+        let folder: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            folder = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            folder = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share")
+        } else {
+            return nil
+        }
+        let base = baseURL?.absoluteString ?? "no-base-url"
+        let host = (baseURL?.host ?? "local").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
+        let port = baseURL?.port.map { "-\($0)" } ?? ""
+        let name = "store-\(host)\(port)-\(hex(fnv1a(base))).sqlite"
+        return folder.appendingPathComponent("tether", isDirectory: true).appendingPathComponent(name)
+    }
+
+    /// Renames `url` (and its WAL and shared-memory files) to `<name>.corrupt-<date>`; the new path, or `nil`.
+    static func moveAside(_ url: URL) -> String? {
+        let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+        let target = url.path + ".corrupt-" + stamp
+        guard rename(url.path, target) == 0 else { return nil }
+        for suffix in ["-wal", "-shm"] { _ = rename(url.path + suffix, target + suffix) }
+        return target
+    }
+
+    private static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    @discardableResult
+    /// Runs `body` in a write transaction on the database's queue, turning SQLite's errors into ``StoreError``.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await queue.asyncWrite(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database("\(error)"))
+        }
+    }
+
+    @discardableResult
+    /// Runs `body` on the database's queue without a transaction.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await queue.asyncRead(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database("\(error)"))
+        }
+    }
+}

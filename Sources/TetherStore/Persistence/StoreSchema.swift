@@ -1,0 +1,61 @@
+/// The tables of a store's database, version by version. A new version is a new migration at the end; a shipped
+/// migration is never changed (databases in users' hands have already run it).
+///
+/// - `entity`: one row per entity type and id: the value shown (`value`, the latest local edit while edits wait),
+///   the last version the server confirmed (`server_value`), its ETag and when it came from the server.
+/// - `query`: one row per query key: the ordered ids (a JSON array of id strings), the next page's cursor, the
+///   total count and when it was fetched.
+/// - `outbox` (version 2): every create, update and delete not yet confirmed by the server, in the order they
+///   were made, each with the `Idempotency-Key` that all of its attempts send.
+enum StoreSchema {
+    static let migrator = DatabaseMigrator(migrations: [
+        .init(
+            name: "entities and queries",
+            sql: """
+                CREATE TABLE entity (
+                    type TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    value BLOB,
+                    server_value BLOB,
+                    etag TEXT,
+                    fetched_at REAL,
+                    PRIMARY KEY (type, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE query (
+                    type TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    ids TEXT NOT NULL,
+                    next_cursor TEXT,
+                    total_count INTEGER,
+                    fetched_at REAL NOT NULL,
+                    PRIMARY KEY (type, key)
+                ) WITHOUT ROWID;
+                """),
+        .init(
+            name: "outbox",
+            sql: """
+                CREATE TABLE outbox (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    type TEXT NOT NULL,
+                    entity_id TEXT NOT NULL,
+                    collection_path TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('create', 'update', 'delete')),
+                    value BLOB,
+                    method TEXT NOT NULL,
+                    body BLOB,
+                    if_match TEXT,
+                    idempotency_key TEXT NOT NULL UNIQUE,
+                    created_at REAL NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    prepared INTEGER NOT NULL DEFAULT 0,
+                    state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed', 'conflict')),
+                    last_error TEXT,
+                    last_status INTEGER,
+                    lease_owner TEXT,
+                    lease_until REAL
+                );
+                CREATE INDEX outbox_by_entity ON outbox (type, entity_id, seq);
+                ALTER TABLE entity ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;
+                """),
+    ])
+}
