@@ -74,6 +74,7 @@ final class RequestLog: Sendable {
     private let lines = Mutex<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     func count(prefix: String) -> Int { lines.withLock { $0.filter { $0.hasPrefix(prefix) }.count } }
+    func all() -> [String] { lines.withLock { $0 } }
 }
 
 /// A running server with the built-in data set, a store over it and a plain client to check the server's side.

@@ -118,6 +118,12 @@ final class Database {
         try execute("PRAGMA user_version=\(version)")
     }
 
+    /// Resets every cached statement, so that none holds a read open (which would keep an old snapshot in WAL mode,
+    /// or stop a COMMIT).
+    func resetStatements() {
+        for statement in statements.values { sqlite3_reset(statement.handle) }
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     ///
     /// `IMMEDIATE` takes the write lock at the start, so two writers (two processes) wait for each other through the
@@ -126,9 +132,11 @@ final class Database {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
+            resetStatements()
             try execute("COMMIT")
             return result
         } catch {
+            resetStatements()
             try? execute("ROLLBACK")
             throw error
         }

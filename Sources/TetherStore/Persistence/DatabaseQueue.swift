@@ -26,7 +26,10 @@ final class DatabaseQueue: @unchecked Sendable {
     /// Runs `body` with the connection, outside any transaction, on the calling thread.
     func read<T>(_ body: (Database) throws -> T) rethrows -> T {
         lock.lock()
-        defer { lock.unlock() }
+        defer {
+            database.resetStatements()
+            lock.unlock()
+        }
         return try body(database)
     }
 
@@ -72,6 +75,7 @@ struct DatabaseMigrator: Sendable {
     /// - Throws: ``DatabaseError``, also when the database was made by a newer schema than this one knows.
     func migrate(_ database: Database, upTo target: Int? = nil) throws {
         let current = Int(try database.scalarInt("PRAGMA user_version"))
+        database.resetStatements()
         let target = target ?? latestVersion
         if current > latestVersion {
             throw DatabaseError(

@@ -1,0 +1,323 @@
+import Foundation
+import Testing
+import TetherServer
+
+@testable import TetherStore
+
+/// A server, a database file in a temporary folder, and stores over both that can be "restarted" (a new store and
+/// a new connection to the same file), with faults scripted per method.
+@MainActor
+final class OutboxHarness {
+    let folder: URL
+    let databaseURL: URL
+    var app: TetherServerApp
+    let faults = FaultSwitch()
+    let log = RequestLog()
+
+    init() async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-outbox-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        databaseURL = folder.appendingPathComponent("store.sqlite")
+        let log = log
+        app = try await TetherServerApp.start(
+            .init(writes: .inMemory, rakutenRateLimit: false, accessLog: { log.record($0) }))
+    }
+
+    /// A client of `baseURL` (the running server by default) that does not retry by itself.
+    func client(_ baseURL: URL? = nil) -> HTTPClient {
+        HTTPClient(baseURL: baseURL ?? app.baseURL) {
+            $0.interceptors = [faults]
+            $0.retryPolicy = .never
+            $0.timeout = .seconds(10)
+        }
+    }
+
+    /// A new store over the database file, as after a restart.
+    func store(baseURL: URL? = nil, retries: Outbox.Retries = .once) throws -> EntityStore {
+        var configuration = EntityStore.Configuration()
+        configuration.collectionInterval = nil
+        configuration.outboxRetries = retries
+        return EntityStore(
+            client: client(baseURL), database: try StoreDatabase(url: databaseURL), configuration: configuration)
+    }
+
+    /// A base URL where nothing listens (a stopped server's).
+    func deadBaseURL() async throws -> URL {
+        let other = try await TetherServerApp.start(.init(writes: .inMemory, rakutenRateLimit: false))
+        let url = other.baseURL
+        await other.stop()
+        return url
+    }
+
+    func serverNotes() async throws -> [Note] {
+        let plain = HTTPClient(baseURL: app.baseURL) { $0.retryPolicy = .never }
+        return try await plain.send(Request<[Note]>(path: "/notes")).value
+    }
+
+    func stop() async {
+        await app.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Waits until the store's outbox is empty (read from its database), for at most 20 s.
+@MainActor
+func sent(_ store: EntityStore) async -> Bool {
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+        if let entries = try? await store.outbox?.entries(), entries.isEmpty {
+            return await eventually(5) { store.outboxStatus.count == 0 }
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+}
+
+/// Waits (polling on the main actor) until `condition` holds, for at most `seconds`.
+@MainActor
+func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+@MainActor
+@Suite struct OutboxTests {
+    @Test func aCreateWhoseAnswerIsLostIsSentAgainAfterARestartAndAppliedOnce() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let before = try await harness.serverNotes().count
+        do {
+            let store = try harness.store()
+            let list = store.query(Query<Note>.list("/notes"))
+            await list.load()
+            // The server creates the note, then the connection is reset before the answer arrives.
+            harness.faults.set("reset", for: .post)
+            let draft = Note(id: Note.temporaryID(), title: "lost answer 失われた", body: "once")
+            let error = await #expect(throws: StoreError.self) { try await store.create(draft) }
+            #expect(error?.isPending == true)
+            #expect(list.items.contains { $0.title == "lost answer 失われた" })
+            #expect(store.outboxStatus.count == 1)
+            await store.flush()
+        }
+        harness.faults.clear()
+        // A new process: the outbox sends the create again with its key, and the server replays its answer.
+        let store = try harness.store()
+        #expect(await sent(store))
+        let notes = try await harness.serverNotes()
+        #expect(notes.filter { $0.title == "lost answer 失われた" }.count == 1)
+        #expect(notes.count == before + 1)
+    }
+
+    @Test func anEditMadeWhileTheServerIsDownIsKeptAndSentWhenAStoreStartsWithTheServerUp() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        do {
+            let online = try harness.store()
+            let list = online.query(Query<Note>.list("/notes"))
+            await list.load()
+            await online.flush()
+        }
+        let dead = try await harness.deadBaseURL()
+        do {
+            let offline = try harness.store(baseURL: dead)
+            let list = offline.query(Query<Note>.list("/notes"))
+            await list.load()
+            // The list comes from disk, and says it is offline.
+            #expect(list.isFromDisk)
+            #expect(list.isOffline)
+            #expect(list.status == .failed)
+            let note = try #require(list.items.first { $0.id == 2 })
+            var edited = note
+            edited.title = "edited offline"
+            let error = await #expect(throws: StoreError.self) { try await offline.update(edited) }
+            #expect(error?.isPending == true)
+            let state = offline.entity(Note.self, id: 2)
+            #expect(state.value?.title == "edited offline")
+            #expect(state.writeStatus == .waitingForNetwork)
+            #expect(offline.outboxStatus.count == 1)
+            #expect(offline.outboxStatus.isOffline)
+            #expect(list.items.first { $0.id == 2 }?.title == "edited offline")
+        }
+        let store = try harness.store()
+        // The restarted store shows the waiting edit at once, and sends it.
+        let list = store.query(Query<Note>.list("/notes"))
+        await list.load()
+        #expect(await sent(store))
+        #expect(try await harness.serverNotes().first { $0.id == 2 }?.title == "edited offline")
+        #expect(await eventually { store.entity(Note.self, id: 2).writeStatus == nil })
+        #expect(harness.log.count(prefix: "PATCH /notes/2") == 1)
+    }
+
+    @Test func aCreateAndAnEditMadeOfflineGoOutInOrderToTheServersID() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let dead = try await harness.deadBaseURL()
+        var temporaryID = 0
+        do {
+            let offline = try harness.store(baseURL: dead)
+            let draft = Note(id: Note.temporaryID(), title: "draft", body: "")
+            temporaryID = draft.id
+            await #expect(throws: StoreError.self) { try await offline.create(draft) }
+            var edited = draft
+            edited.body = "written after"
+            await #expect(throws: StoreError.self) { try await offline.update(edited) }
+            #expect(offline.outboxStatus.count == 2)
+            let entries = try await offline.outbox!.entries()
+            #expect(entries.map(\.kind) == [.create, .update])
+            #expect(Set(entries.map(\.idempotencyKey)).count == 2)
+        }
+        let store = try harness.store()
+        #expect(await sent(store))
+        let created = try await harness.serverNotes().filter { $0.title == "draft" }
+        #expect(created.count == 1)
+        #expect(created.first?.body == "written after")
+        #expect(created.first.map { $0.id > 0 } == true)
+        #expect(harness.log.count(prefix: "PATCH /notes/\(temporaryID)") == 0)
+    }
+
+    @Test func aRefusedEditIsKeptAsADraftUntilTheUserDiscardsIt() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let list = store.query(Query<Note>.list("/notes"))
+        await list.load()
+        let state = store.entity(Note.self, id: 3)
+        let original = try #require(state.value)
+        var edited = original
+        edited.title = "refused"
+        harness.faults.set("status=422", for: .patch)
+        let error = await #expect(throws: StoreError.self) { try await store.update(edited) }
+        #expect(error?.isPending == false)
+        #expect(error?.httpError?.status?.code == 422)
+        // Nothing the user wrote is taken back: the edit stays, marked failed, and waits in the outbox.
+        #expect(state.value?.title == "refused")
+        #expect(state.writeStatus == .failed)
+        #expect(state.status == .failed)
+        #expect(store.outboxStatus.count == 1)
+        #expect(store.outboxStatus.failedCount == 1)
+        harness.faults.clear()
+        // Later edits of the same note wait behind the refused one.
+        var second = edited
+        second.body = "second"
+        await #expect(throws: StoreError.self) { try await store.update(second) }
+        #expect(try await harness.serverNotes().first { $0.id == 3 } == original)
+
+        try await store.discardWrites(of: state)
+        #expect(state.value == original)
+        #expect(state.writeStatus == nil)
+        #expect(store.outboxStatus.count == 0)
+        #expect(list.items.first { $0.id == 3 } == original)
+    }
+
+    @Test func aRefusedEditSentAgainWithRetryReachesTheServer() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        await store.query(Query<Note>.list("/notes")).load()
+        let state = store.entity(Note.self, id: 4)
+        var edited = try #require(state.value)
+        edited.title = "second try"
+        harness.faults.set("status=403", for: .patch)
+        await #expect(throws: StoreError.self) { try await store.update(edited) }
+        harness.faults.clear()
+        try await store.retryWrites(of: state)
+        #expect(state.writeStatus == nil)
+        #expect(state.status == .synced)
+        #expect(try await harness.serverNotes().first { $0.id == 4 }?.title == "second try")
+    }
+
+    @Test func aDeleteWhoseAnswerIsLostIsDoneWhenSentAgain() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store(retries: Outbox.Retries(maximumAttempts: 3, initialDelay: .milliseconds(10)))
+        let list = store.query(Query<Note>.list("/notes"))
+        await list.load()
+        harness.faults.set("reset", for: .delete)
+        // Every attempt is reset after the server applied the first: the outbox keeps it, then sends it again.
+        await #expect(throws: StoreError.self) { try await store.delete(Note.self, id: 5) }
+        #expect(!list.items.contains { $0.id == 5 })
+        harness.faults.clear()
+        store.sendWaitingWrites()
+        #expect(await sent(store))
+        #expect(try await harness.serverNotes().contains { $0.id == 5 } == false)
+        #expect(!list.items.contains { $0.id == 5 })
+    }
+
+    @Test func aDamagedDatabaseIsMovedAsideAndTheStoreCarriesOnInMemory() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let garbage = Data(repeating: 0x42, count: 8192)
+        try garbage.write(to: harness.databaseURL)
+        let store = EntityStore(client: harness.client(), databaseURL: harness.databaseURL)
+        #expect(store.database == nil)
+        let problem = try #require(store.outboxStatus.databaseProblem)
+        #expect(problem.contains("moved to"))
+        let moved = try FileManager.default.contentsOfDirectory(atPath: harness.folder.path)
+            .filter { $0.hasPrefix("store.sqlite.corrupt-") }
+        #expect(moved.count == 1)
+        #expect(try Data(contentsOf: harness.folder.appendingPathComponent(moved[0])) == garbage)
+        // In memory, the store still works.
+        let list = store.query(Query<Note>.list("/notes"))
+        await list.load()
+        #expect(list.status == .loaded)
+        #expect(!list.items.isEmpty)
+    }
+
+    @Test func theSchemaMigratesFromItsFirstVersionKeepingTheRows() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tether-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("old.sqlite")
+        let first = DatabaseMigrator(migrations: Array(StoreSchema.migrator.migrations.prefix(1)))
+        do {
+            let old = try StoreDatabase(url: url, migrator: first)
+            try old.queue.write { database in
+                try database.run(
+                    "INSERT INTO entity (type, id, value, fetched_at) VALUES ('Note', '1', ?, 0)",
+                    [.data(Data(#"{"id":1,"title":"old","body":""}"#.utf8))])
+                try database.run(
+                    "INSERT INTO query (type, key, ids, fetched_at) VALUES ('Note', '/notes', '[\"1\"]', 0)")
+            }
+            #expect(old.queue.read { $0.userVersion } == 1)
+        }
+        #expect(StoreSchema.migrator.latestVersion == 2)
+        let current = try StoreDatabase(url: url)
+        #expect(current.queue.read { $0.userVersion } == 2)
+        let query = try #require(try await current.loadQuery(type: "Note", key: "/notes"))
+        #expect(query.ids == ["1"])
+        #expect(query.entities["1"]?.value.map { String(decoding: $0, as: UTF8.self) }?.contains("old") == true)
+        let entry = try await current.enqueue(
+            OutboxDraft(
+                entityType: "Note", entityID: "1", collectionPath: "/notes", kind: .update, method: "PATCH",
+                value: Data(#"{"id":1,"title":"new","body":""}"#.utf8)))
+        #expect(try await current.outboxEntries().map(\.id) == [entry.id])
+    }
+
+    @Test func twoProcessesOnOneDatabaseSendEachWriteOnce() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let before = try await harness.serverNotes().count
+        let first = try StoreDatabase(url: harness.databaseURL)
+        let second = try StoreDatabase(url: harness.databaseURL)
+        for index in 0..<20 {
+            _ = try await (index.isMultiple(of: 2) ? first : second).enqueue(
+                OutboxDraft(
+                    entityType: "Note", entityID: String(-1000 - index), collectionPath: "/notes", kind: .create,
+                    method: "POST", value: Data(#"{"id":\#(-1000 - index),"title":"shared \#(index)","body":""}"#.utf8))
+            )
+        }
+        let client = harness.client()
+        async let reportA = Outbox(database: first, client: client).sendAll()
+        async let reportB = Outbox(database: second, client: client).sendAll()
+        let (a, b) = await (reportA, reportB)
+        #expect(a.confirmed.count + b.confirmed.count == 20)
+        #expect(try await first.outboxEntries().isEmpty)
+        let notes = try await harness.serverNotes()
+        #expect(notes.count == before + 20)
+        #expect(Set(notes.map(\.title)).count == notes.count)
+    }
+}
