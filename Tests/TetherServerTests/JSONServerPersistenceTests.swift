@@ -54,6 +54,40 @@ struct JSONServerPersistenceTests {
         #expect(afterDelete["posts"]?.array?.count == 1)
     }
 
+    @Test func idempotencyKeysAreSavedWithTheirWriteAndSurviveAReopen() async throws {
+        let temp = try TemporaryDatabase()
+        let headers = [("Idempotency-Key", "k-restart")]
+        do {
+            let server = JSONServerResponder(
+                database: try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file)))
+            let first = try await server.send(.post, "/posts", body: #"{"title":"once"}"#, headers: headers)
+            #expect(first.status == 201)
+        }
+        // The key is in the file beside the write, and no route serves it.
+        #expect(temp.json?[IdempotencyStore.fileKey]?["k-restart"] != nil)
+        let reopened = JSONServerResponder(
+            database: try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file)))
+        let retry = try await reopened.send(.post, "/posts", body: #"{"title":"once"}"#, headers: headers)
+        #expect(retry.status == 201)
+        #expect(retry["Idempotent-Replayed"] == "true")
+        #expect(retry.json?["id"]?.int == 2)
+        #expect(try await reopened.get("/posts").json?.array?.count == 2)
+        #expect(try await reopened.get("/\(IdempotencyStore.fileKey)").status == 404)
+        #expect(try await reopened.get("/db").json?[IdempotencyStore.fileKey] == nil)
+    }
+
+    @Test func leftoverTemporaryFilesOfAKilledWriterAreRemovedAtStart() async throws {
+        let temp = try TemporaryDatabase()
+        // A partial write of a process that no longer exists (pid 2^22 + 1 is above Linux's default pid_max).
+        let leftover = temp.directory.appendingPathComponent(".db.json.tmp-4194305-12345")
+        try Data(repeating: 0x20, count: 1 << 20).write(to: leftover)
+        let unrelated = temp.directory.appendingPathComponent("notes.txt")
+        try Data("keep".utf8).write(to: unrelated)
+        _ = try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file))
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(FileManager.default.fileExists(atPath: unrelated.path))
+    }
+
     @Test func failedWritesChangeNothing() async throws {
         let temp = try TemporaryDatabase()
         let before = temp.contents

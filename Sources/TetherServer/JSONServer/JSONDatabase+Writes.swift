@@ -7,7 +7,8 @@ extension JSONDatabase {
     /// In order: read-only mode refuses (403); a known `Idempotency-Key` replays the stored response (with
     /// `Idempotent-Replayed: true`) or, if the request differs, answers 422; the target must exist (404 `{}`);
     /// `If-Match` must hold (412); then the change is made, persisted and published. The response is stored
-    /// under the idempotency key unless it is a server error.
+    /// under the idempotency key unless it is a server error; in persistent mode it is saved in the same file
+    /// replacement as the change, so it survives a restart.
     func apply(_ request: WriteRequest) -> HTTPResponse {
         if mode == .readOnly {
             return JSONServerBody.error(.forbidden, "the database is read-only")
@@ -24,15 +25,16 @@ extension JSONDatabase {
         }
         var next = current
         let (response, changed) = perform(request, on: &next)
+        // The key is recorded before the commit, so that the file write saves it with the change it belongs to.
+        let key = response.status.code < 500 ? request.idempotencyKey : nil
+        if let key { idempotency.store(key, fingerprint: request.fingerprint, response: response) }
         if changed {
             do {
                 try commit(next)
             } catch {
+                if let key { idempotency.remove(key) }
                 return JSONServerBody.error(.internalServerError, "the write was not saved: \(error.message)")
             }
-        }
-        if let key = request.idempotencyKey, response.status.code < 500 {
-            idempotency.store(key, fingerprint: request.fingerprint, response: response)
         }
         return response
     }

@@ -42,8 +42,13 @@ public actor JSONDatabase {
     public init(
         _ root: JSON, mode: Mode = .inMemory, foreignKeySuffix: String = "Id", idempotencyCapacity: Int = 1000
     ) throws(ServerError) {
-        guard case .object(let object) = JSONServerBody.normalized(root) else {
+        guard case .object(var object) = JSONServerBody.normalized(root) else {
             throw ServerError(.invalidDatabase, "a json-server database must be a JSON object, not \(root.kind)")
+        }
+        var idempotency = IdempotencyStore(capacity: idempotencyCapacity)
+        if let saved = object[IdempotencyStore.fileKey] {
+            idempotency.load(saved)
+            object[IdempotencyStore.fileKey] = nil
         }
         for (key, value) in object {
             if key.contains("/") {
@@ -62,7 +67,7 @@ public actor JSONDatabase {
         self.foreignKeySuffix = foreignKeySuffix
         self.state = state
         self.published = SnapshotBox(state)
-        self.idempotency = IdempotencyStore(capacity: idempotencyCapacity)
+        self.idempotency = idempotency
     }
 
     /// A database read from the JSON file at `url`.
@@ -90,6 +95,7 @@ public actor JSONDatabase {
                 "\(url.path) is not valid JSON: \(error.message) at \(error.location.map(\.description) ?? "the end")")
         }
         try self.init(root, mode: mode, foreignKeySuffix: foreignKeySuffix, idempotencyCapacity: idempotencyCapacity)
+        if case .persistent(let target) = mode { AtomicFileWriter.removeLeftovers(of: target) }
     }
 
     /// The latest published version of the whole database.
@@ -110,7 +116,9 @@ public actor JSONDatabase {
         var next = next
         next.invalidateReads()
         if case .persistent(let url) = mode {
-            try AtomicFileWriter.write(JSONServerBody.bytes(.object(next.root)), to: url)
+            var root = next.root
+            if idempotency.count > 0 { root[IdempotencyStore.fileKey] = idempotency.json() }
+            try AtomicFileWriter.write(JSONServerBody.bytes(.object(root)), to: url)
         }
         state = next
         published.current = next

@@ -53,6 +53,19 @@ enum AtomicFileWriter {
         }
     }
 
+    /// Removes the temporary files that writes to `url` left behind when their process was killed mid-write
+    /// (`.<name>.tmp-<pid>-<n>` beside it); a write in progress in another live process is left alone.
+    static func removeLeftovers(of url: URL) {
+        let directory = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { Int32($0) }
+            if let pid, pid != getpid(), kill(pid, 0) == 0 { continue }
+            unlink(directory + "/" + name)
+        }
+    }
+
     private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.write(fd, pointer, count)
