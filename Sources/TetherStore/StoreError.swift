@@ -80,8 +80,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 }
 
 extension StoreError.Kind {
-    /// The message of a ``database(_:)`` error.
-    var databaseMessage: String? {
+    /// The message of a ``database(_:)`` error, `nil` for the other kinds.
+    public var databaseMessage: String? {
         if case .database(let message) = self { return message }
         return nil
     }

@@ -144,14 +144,74 @@ import TetherTerminal
         #expect(!FileManager.default.fileExists(atPath: sandbox.databaseFile.path))
     }
 
-    @Test func aServerThatIsDownIsAOneLineFailure() async throws {
+    @Test func aWriteToAServerThatIsDownIsKeptAndSentByTetherSync() async throws {
         let sandbox = try APISandbox()
         let closed = try await closedServerURL()
-        let result = await sandbox.run("notes", "add", "--title", "x", "--api", closed)
-        #expect(result.status == 1)
-        #expect(
-            result.stderr.hasPrefix("tether: cannot add the note: cannot connect to the server"), "\(result.stderr)")
+        let result = await sandbox.run("notes", "add", "--title", "kept 保存", "--api", closed)
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("cannot connect to the server"), "\(result.stderr)")
+        #expect(result.stderr.contains("'tether sync'"), "\(result.stderr)")
         #expect(lines(result.stderr).count == 1)
+        let listed = await sandbox.run("sync", "--list", "--api", closed)
+        #expect(listed.status == 1)
+        #expect(listed.stdout.contains("POST /notes queued"), "\(listed.stdout)")
+        #expect(listed.stdout.hasSuffix("1 waiting\n"))
+        let stillDown = await sandbox.run("sync", "--api", closed)
+        #expect(stillDown.status == 1)
+        #expect(stillDown.stdout.contains("waiting  #1 POST /notes"), "\(stillDown.stdout)")
+
+        // The same API comes back (a server on the same port is not guaranteed, so the outbox is read for
+        // another --api by copying it: the database is per API URL).
+        let database = try JSONDatabase(BuiltInDataSet.make(), mode: .inMemory)
+        let app = try await TetherServerApp.start(.init(data: .database(database)))
+        defer { Task { await app.stop() } }
+        let base = app.baseURL.absoluteString
+        let variables = sandbox.variables
+        let from = try #require(
+            APIEnvironment.storeDatabaseURL(APIOptions(api: URL(string: closed)), variables: variables))
+        let to = try #require(APIEnvironment.storeDatabaseURL(APIOptions(api: app.baseURL), variables: variables))
+        try FileManager.default.copyItem(at: from, to: to)
+        let sent = await sandbox.run("sync", "--api", base)
+        #expect(sent.status == 0, "\(sent.stdout)\(sent.stderr)")
+        #expect(sent.stdout.contains("sent     #1 POST /notes"), "\(sent.stdout)")
+        #expect(sent.stdout.hasSuffix("nothing is waiting\n"))
+        let notes = try #require(database.json["notes"].array)
+        #expect(notes.filter { $0["title"].string == "kept 保存" }.count == 1)
+        let again = await sandbox.run("sync", "--api", base)
+        #expect(again.status == 0)
+        #expect(again.stdout == "nothing is waiting\n")
+    }
+
+    @Test func writesUnderConnectionResetsTellTheTruthAndAreAppliedOnce() async throws {
+        // Half of all requests are reset after the server handled them (the write applied, its answer lost).
+        // Each command exits 0 (the server has it) or 3 (kept): never 1 for a write the server applied, and after
+        // `tether sync` every write is there exactly once.
+        let database = try JSONDatabase(BuiltInDataSet.make(), mode: .inMemory)
+        let app = try await TetherServerApp.start(
+            .init(data: .database(database), faults: FaultConfiguration(resetRate: 0.5, seed: 12)))
+        defer { Task { await app.stop() } }
+        let sandbox = try APISandbox()
+        let base = app.baseURL.absoluteString
+        let before = try #require(database.json["notes"].array)
+        var statuses: [Int32] = []
+        for index in 0..<8 {
+            statuses.append(await sandbox.run("notes", "add", "--title", "reset \(index)", "--api", base).status)
+        }
+        statuses.append(await sandbox.run("notes", "edit", "2", "--title", "edited once", "--api", base).status)
+        statuses.append(await sandbox.run("notes", "rm", "3", "--api", base).status)
+        #expect(statuses.allSatisfy { $0 == 0 || $0 == 3 }, "\(statuses)")
+        var synced = false
+        for _ in 0..<10 where !synced {
+            synced = await sandbox.run("sync", "--api", base).status == 0
+        }
+        #expect(synced)
+        let notes = try #require(database.json["notes"].array)
+        for index in 0..<8 {
+            #expect(notes.filter { $0["title"].string == "reset \(index)" }.count == 1, "reset \(index)")
+        }
+        #expect(notes.count == before.count + 8 - 1)
+        #expect(notes.first { $0["id"].number?.int == 2 }?["title"].string == "edited once")
+        #expect(!notes.contains { $0["id"].number?.int == 3 })
     }
 
     @Test func helpListsEverySubcommand() async throws {

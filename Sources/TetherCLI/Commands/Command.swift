@@ -21,7 +21,8 @@ extension TetherCLI {
     /// Every command, in the order the help lists them.
     static var commands: [any Command.Type] {
         [
-            ItemsCommand.self, PostsCommand.self, NotesCommand.self, JSONCommand.self, GetCommand.self,
+            ItemsCommand.self, PostsCommand.self, NotesCommand.self, SyncCommand.self, JSONCommand.self,
+            GetCommand.self,
             ServeCommand.self, HelpCommand.self, VersionCommand.self,
         ]
     }

@@ -1,4 +1,5 @@
 import TetherAPIs
+import TetherStore
 import TetherTerminal
 
 /// `tether notes list|show|add|edit|rm`: the notes of the API server.
@@ -33,8 +34,14 @@ enum NotesCommand: Command {
         note. The embedded server keeps its notes in $XDG_DATA_HOME/tether/embedded-db.json
         (~/.local/share/tether/embedded-db.json); TETHER_EPHEMERAL=1 keeps them in memory.
 
-        Exit code 0; 1 when the server fails or the note does not exist, with its message; 2 for
-        a wrong command line.
+        'add', 'edit' and 'rm' first save the change on this device (an outbox in
+        $XDG_DATA_HOME/tether), then send it with an Idempotency-Key that every retry reuses, so
+        the server applies it once even when an answer is lost.
+
+        Exit code 0: done (the server has the change); 1 when the server refused it or the note
+        does not exist, with its message (nothing is kept); 2 for a wrong command line; 3 when
+        the outcome is unknown or the server cannot be reached: the change is kept on this
+        device and 'tether sync' (or the app) sends it.
 
         OPTIONS:
           --title <title>          add, edit: the note's title
@@ -77,8 +84,9 @@ enum NotesCommand: Command {
             console.print(help)
             return ExitCode.success
         }
+        let database = openDatabase(for: options, variables: variables, console: console)
         let outcome = try APIEnvironment.run(options.api) { (environment) throws(CLIError) -> Outcome in
-            try await perform(options.action, client: environment.client)
+            try await perform(options.action, client: environment.client, database: database)
         }
         let width = Table.terminalWidth(variables: variables)
         switch outcome {
@@ -96,6 +104,22 @@ enum NotesCommand: Command {
             console.print("Deleted note \(id).\n")
         }
         return ExitCode.success
+    }
+
+    /// The outbox's database for a write (`nil` for `list` and `show`, with `TETHER_EPHEMERAL=1`, or when it
+    /// cannot be opened, which is said on standard error).
+    static func openDatabase(for options: Options, variables: [String: String], console: Console) -> StoreDatabase? {
+        switch options.action {
+        case .list, .show: return nil
+        case .add, .edit, .remove: break
+        }
+        guard let url = APIEnvironment.storeDatabaseURL(options.api, variables: variables) else { return nil }
+        do {
+            return try StoreDatabase(url: url)
+        } catch {
+            console.printError("tether: \(error.kind.databaseMessage ?? error.description)\n")
+            return nil
+        }
     }
 
     /// Reads the command line; `nil` for `--help`.

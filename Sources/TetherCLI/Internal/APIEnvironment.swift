@@ -4,6 +4,7 @@ import TetherAPIs
 import TetherHTTP
 import TetherJSON
 import TetherServer
+import TetherStore
 
 /// The servers the API commands and the full-screen app talk to, ready to use: a client for the REST API
 /// (posts, comments, users, notes), a client for the item search, and the embedded server when there is one.
@@ -274,6 +275,13 @@ extension APIEnvironment {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The database of the outbox (and saved lists) for the API `options` name: one per `--api` URL, one for the
+    /// embedded server (whatever its port); `nil` with `TETHER_EPHEMERAL=1` or without a home folder. The app and
+    /// the commands use the same one.
+    static func storeDatabaseURL(_ options: APIOptions, variables: [String: String]) -> URL? {
+        StoreDatabase.defaultURL(for: options.api ?? URL(string: "tether-embedded://embedded")!, environment: variables)
     }
 
     /// `error` as a one-line failure: `"<what>: <the server's message or HTTPError.message>"`.

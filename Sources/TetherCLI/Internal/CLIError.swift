@@ -9,12 +9,16 @@ enum CLIError: Error, Equatable {
     ///
     /// The message is printed as is after `tether: `; it may span several lines.
     case failure(String)
+    /// A write whose outcome is not known yet (the server could not be reached, or did not answer): it is kept in
+    /// the outbox, and `tether sync` or the app sends it. Exit code 3.
+    case pending(String)
 
     /// The process exit code for this error.
     var exitCode: Int32 {
         switch self {
         case .usage: ExitCode.usage
         case .failure: ExitCode.failure
+        case .pending: ExitCode.pending
         }
     }
 
@@ -22,7 +26,7 @@ enum CLIError: Error, Equatable {
     var message: String {
         switch self {
         case .usage(let message, let hint): "tether: \(message); see '\(hint)'\n"
-        case .failure(let message): "tether: \(message)\n"
+        case .failure(let message), .pending(let message): "tether: \(message)\n"
         }
     }
 }
@@ -35,4 +39,6 @@ enum ExitCode {
     static let failure: Int32 = 1
     /// The command line was wrong.
     static let usage: Int32 = 2
+    /// A write was kept for later: its outcome is unknown, or the server could not be reached.
+    static let pending: Int32 = 3
 }

@@ -73,6 +73,30 @@ public actor Outbox {
         self.onEvent = onEvent
     }
 
+    /// Saves a write in the outbox, before anything is sent: `value` is the entity as the user left it (JSON; for
+    /// an update it may hold only the fields to change), `nil` for a delete. The body is made at the first
+    /// attempt: a create sends `value` without its `id`, an update the fields that differ from the server's version
+    /// the database knows (all of them when it knows none).
+    ///
+    /// - Returns: the entry, with the `Idempotency-Key` all of its attempts send.
+    public func enqueue<Entity: RemoteEntity>(
+        type: Entity.Type, id: String, kind: OutboxEntry.Kind, value: Data?, method: String? = nil
+    ) async throws(StoreError) -> OutboxEntry {
+        let method =
+            method
+            ?? {
+                switch kind {
+                case .create: "POST"
+                case .update: "PATCH"
+                case .delete: "DELETE"
+                }
+            }()
+        return try await database.enqueue(
+            OutboxDraft(
+                entityType: EntityStore.typeName(type), entityID: id, collectionPath: Entity.collectionPath, kind: kind,
+                method: method, value: value))
+    }
+
     /// The entries waiting, oldest first.
     public func entries() async throws(StoreError) -> [OutboxEntry] {
         try await database.outboxEntries()
@@ -249,8 +273,9 @@ public actor Outbox {
         }
     }
 
-    /// Whether sending again may succeed: no answer, a timeout, or a status that says "later".
-    static func isTransient(_ error: HTTPError) -> Bool {
+    /// Whether sending again may succeed: no answer, a timeout, a cancellation, or a status that says "later"
+    /// (408, 425, 429, 5xx).
+    public static func isTransient(_ error: HTTPError) -> Bool {
         switch error.kind {
         case .transport, .timeout, .cancelled: return true
         case .status(let failure): return [408, 425, 429].contains(failure.status.code) || failure.status.code >= 500

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import TetherJSON
 
 /// An entity's row: the value to show, and the server's version when a local edit differs from it.
@@ -55,6 +55,16 @@ extension StoreDatabase {
                     ])
             }
         }
+    }
+
+    /// Saves the server's version of one entity (its JSON, as the server sent it) and its ETag, so that an edit
+    /// queued after it is sent over that version.
+    public func saveServerVersion<Entity: RemoteEntity>(
+        _ type: Entity.Type, id: String, json: Data, etag: String?
+    ) async throws(StoreError) {
+        try await savePage(
+            type: EntityStore.typeName(type), rows: [EntityRow(id: id, value: json, etag: etag)], query: nil, ids: nil,
+            next: nil, totalCount: nil, at: Date())
     }
 
     /// Replaces a query's ids (after a local create or delete changed the list), keeping its other fields.

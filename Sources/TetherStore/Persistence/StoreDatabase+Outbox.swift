@@ -97,8 +97,9 @@ extension StoreDatabase {
             createdAt: date, attempts: 0, state: .queued, lastError: nil, lastStatus: nil, value: draft.value)
     }
 
-    /// The entries, oldest first (all of them, or those of one entity).
-    func outboxEntries(type: String? = nil, entityID: String? = nil) async throws(StoreError) -> [OutboxEntry] {
+    /// The outbox's entries, oldest first: all of them, those of one type (as ``EntityStore`` names it, the Swift
+    /// type), or those of one entity.
+    public func outboxEntries(type: String? = nil, entityID: String? = nil) async throws(StoreError) -> [OutboxEntry] {
         try await read { database in try Self.outboxEntries(type: type, entityID: entityID, in: database) }
     }
 
