@@ -17,7 +17,8 @@ struct NumberWritingTests {
             0, -0.0, 1, -1, 3, 0.1, 0.2, 0.3, 1.5, 100, 1234.5, 1e15, 1e16, 1e17, 1e21, 1e22, 1e23, 1e100, 1e-4, 1e-5,
             1.2e-4, 0.00012, 0.001, 1e-7, 1.5e-5, 0x1p53, 0x1p53 + 2, 0x1p54, 9_007_199_254_740_991, 123_456_789,
             .pi, .ulpOfOne, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
-            .leastNonzeroMagnitude * 2, .leastNonzeroMagnitude * 3, Double(bitPattern: 0x000F_FFFF_FFFF_FFFF), Double(bitPattern: 2), Double(bitPattern: 3),
+            .leastNonzeroMagnitude * 2, .leastNonzeroMagnitude * 3, Double(bitPattern: 0x000F_FFFF_FFFF_FFFF),
+            Double(bitPattern: 2), Double(bitPattern: 3),
             4.35679936e-8, 9.109375e-31, 1.7976931348623157e308, 2e16, 12_345_678_901_234_567.0,
         ]
         for value in values {
