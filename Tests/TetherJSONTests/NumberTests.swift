@@ -14,6 +14,7 @@ struct NumberTests {
     func expectedStorage(_ text: String) -> JSON.Number.Storage {
         let isInteger = !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
         if isInteger {
+            if text == "-0" { return .double(-0.0) }  // integers have no negative zero: a double keeps the sign
             if let value = Int64(text) { return .int(value) }
             if let value = UInt64(text) { return .uint(value) }
             return .text(text)
@@ -110,16 +111,24 @@ struct NumberTests {
     }
 
     @Test func negativeZero() throws {
-        // `-0` is the integer zero (integers have no sign of zero); `-0.0` keeps its sign.
-        let integer = try number("-0")
-        #expect(integer.storage == .int(0))
-        #expect(integer.int == 0)
-        #expect(integer.isInteger)
+        // `-0` keeps its sign: integers have none, so it is the double -0.0, as `-0.0` and `-0e5` are.
+        let zero = try number("-0")
+        #expect(zero.storage == .double(-0.0))
+        #expect(zero.double.sign == .minus)
+        #expect(zero.int == 0)
+        #expect(zero.int64 == 0)
+        #expect(!zero.isInteger)
+        #expect(zero.description == "-0.0")
+        #expect(try number("0").storage == .int(0))
         let double = try number("-0.0")
         #expect(double.double == 0)
         #expect(double.double.sign == .minus)
         #expect(!double.isInteger)
         #expect(try number("-0e5").double.sign == .minus)
+        #expect(try number("-0.000e-400").double.sign == .minus)
+        #expect(try JSON(parsing: "[-0]").text() == "[-0.0]")
+        #expect(try TetherJSONDecoder().decode([Int].self, from: Data("[-0]".utf8)) == [0])
+        #expect(try TetherJSONDecoder().decode([Double].self, from: Data("[-0]".utf8))[0].sign == .minus)
     }
 
     // MARK: - Doubles

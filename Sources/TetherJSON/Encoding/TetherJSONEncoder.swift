@@ -56,6 +56,19 @@ public struct TetherJSONEncoder: Sendable {
     ///
     /// - Throws: As ``encode(_:)``.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let state = ByteEncodingState(self)
+        try state.encode(value, depth: 0, step: .none)
+        if !state.fellBack {
+            state.finish()
+            // Sorting can find a key it cannot order in place, and fall back too.
+            if !state.fellBack { return state.bytes }
+        }
+        return try encodeThroughTree(value)
+    }
+
+    /// Encodes `value` into a ``JSON`` tree and writes it: for the rare values the byte encoder cannot write in
+    /// place (see ``ByteEncodingState``).
+    private func encodeThroughTree<T: Encodable>(_ value: T) throws -> [UInt8] {
         let json = try encodeToJSON(value)
         do {
             return try JSONWriter(options: outputFormatting).bytes(json)

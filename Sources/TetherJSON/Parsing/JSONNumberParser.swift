@@ -1,19 +1,14 @@
 /// Scans and converts JSON numbers (RFC 8259 §6) without allocating.
 ///
-/// Integers become `Int64` or `UInt64` exactly; integers beyond 64 bits are kept as text. Other numbers become
-/// the correctly rounded `Double`: the common case (at most 19 significant digits, a mantissa below 2^53 and a
-/// decimal exponent within ±22) is computed exactly with one multiplication or division, the rest by the
-/// standard library's correctly rounded conversion. A number too large for `Double` is kept as text.
+/// Integers become `Int64` or `UInt64` exactly; integers beyond 64 bits are kept as text. Other numbers, and
+/// `-0` (which keeps its sign as the double `-0.0`), become the correctly rounded `Double`, computed from the
+/// digits without going through a `String` (see `JSONNumberParser+EiselLemire.swift`). A number too large for
+/// `Double` is kept as text; one too small for it becomes zero.
 enum JSONNumberParser {
     struct Failure: Error {
         var message: String
         var offset: Int
     }
-
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-        1e19, 1e20, 1e21, 1e22,
-    ]
 
     /// Whether `c` can appear in a JSON number after its first character.
     static func isNumberByte(_ c: UInt8) -> Bool {
@@ -107,6 +102,10 @@ enum JSONNumberParser {
         if isInteger {
             if !overflow {
                 if negative {
+                    if mantissa == 0 {
+                        // `-0`: integers have no negative zero, so it is the double -0.0, sign kept.
+                        return (Tape.Entry(tag: .double, payload: (-0.0 as Double).bitPattern), i)
+                    }
                     if mantissa <= UInt64(Int64.max) {
                         return (Tape.Entry(tag: .int, payload: UInt64(bitPattern: -Int64(mantissa))), i)
                     }
@@ -122,17 +121,17 @@ enum JSONNumberParser {
             return (Tape.Entry(tag: .bigNumber), i)
         }
 
-        if significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
-            var value = Double(mantissa)
-            value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
-            return (Tape.Entry(tag: .double, payload: (negative ? -value : value).bitPattern), i)
+        let bits: UInt64
+        if significant <= 19 {
+            // Every digit is in `mantissa`: exact and fast, apart from rare ties the table cannot settle.
+            bits =
+                doubleBits(mantissa, exponent)
+                ?? DecimalDigits.doubleBits(UnsafeBufferPointer(start: base + start, count: i - start))
+        } else {
+            bits = manyDigitDoubleBits(UnsafeBufferPointer(start: base + start, count: i - start))
         }
-        // Slow path: the standard library's correctly rounded conversion.
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            return (Tape.Entry(tag: .bigNumber), i)
-        }
-        return (Tape.Entry(tag: .double, payload: value.bitPattern), i)
+        if bits >= 0x7FF0_0000_0000_0000 { return (Tape.Entry(tag: .bigNumber), i) }
+        return (Tape.Entry(tag: .double, payload: negative ? bits | 1 << 63 : bits), i)
     }
 
     /// Parses `bytes` as exactly one JSON number, or returns `nil`.

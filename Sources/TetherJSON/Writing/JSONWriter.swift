@@ -89,8 +89,9 @@ public struct JSONWriter: Sendable {
         var current: Int { order?[next - 1] ?? next - 1 }
     }
 
-    /// Appends the JSON text of `json` to `bytes`.
-    func write(_ json: JSON, into bytes: inout [UInt8]) throws(JSONError) {
+    /// Appends the JSON text of `json` to `bytes`, as a value nested `depth` levels deep (for the indentation of
+    /// pretty-printed text).
+    func write(_ json: JSON, into bytes: inout [UInt8], depth baseDepth: Int = 0) throws(JSONError) {
         let pretty = options.contains(.prettyPrinted)
         let sorted = options.contains(.sortedKeys)
         let escapesSlashes = !options.contains(.withoutEscapingSlashes)
@@ -101,7 +102,7 @@ public struct JSONWriter: Sendable {
         func newline(depth: Int, into bytes: inout [UInt8]) {
             guard pretty else { return }
             bytes.append(UInt8(ascii: "\n"))
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * indent))
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (baseDepth + depth) * indent))
         }
 
         func member(_ key: String, into bytes: inout [UInt8]) {

@@ -28,6 +28,17 @@ enum Fixtures {
         sharedDirectory.appendingPathComponent("JSONTestSuite/test_parsing")
     }
 
+    /// Whether `shared/benchmarks/json` holds the real-world benchmark files (twitter, citm_catalog, canada).
+    static var hasBenchmarkFiles: Bool {
+        FileManager.default.fileExists(
+            atPath: sharedDirectory.appendingPathComponent("benchmarks/json/canada.json").path)
+    }
+
+    /// The bytes of a file in `shared/benchmarks/json`, e.g. `canada.json`.
+    static func benchmarkFile(_ name: String) throws -> Data {
+        try Data(contentsOf: sharedDirectory.appendingPathComponent("benchmarks/json").appendingPathComponent(name))
+    }
+
     /// The bytes of a fixture, by path below `shared/fixtures`, e.g. `rakuten/search-sample.json`.
     static func data(_ path: String) throws -> Data {
         try Data(contentsOf: sharedDirectory.appendingPathComponent("fixtures").appendingPathComponent(path))

@@ -1,0 +1,196 @@
+import Foundation
+
+// Writes the two tables of powers that TetherJSON's number conversions multiply by. Run from the repository root:
+//
+//   swift Scripts/generate-number-tables.swift
+//
+// Sources/TetherJSON/Parsing/PowersOfFive.swift: for reading, the 128-bit approximations of 5^q, q = -342...308,
+// of the Eisel–Lemire conversion in JSONNumberParser. Each entry is the most significant 128 bits of 5^q shifted
+// so that bit 127 is set:
+// - q >= 0: 5^q itself, truncated to its top 128 bits;
+// - q < 0: floor(2^b / 5^-q) + 1 for a b that gives at least 128 bits (b = z + 127 for q >= -27, else 2z + 128,
+//   where z is the bit length of 5^-q), then truncated to 128 bits. The +1 makes the 27 entries whose reciprocal
+//   has no more than 128 significant bits an upper bound, as the algorithm's error analysis assumes.
+//
+// Sources/TetherJSON/Writing/PowersOfTen.swift: for writing, g(e) = floor(10^e / 2^r) + 1 for e = -292...324, with r
+// chosen so that 2^125 <= g < 2^126 (an upper bound of 10^e scaled to 126 bits), split in two 63-bit words, as the
+// Schubfach shortest-digits algorithm in JSONNumberFormatter needs.
+//
+// Arithmetic is exact, on little-endian arrays of 32-bit limbs.
+
+typealias Big = [UInt32]
+
+func multiply(_ a: Big, by m: UInt32) -> Big {
+    var result = Big()
+    var carry: UInt64 = 0
+    for limb in a {
+        let product = UInt64(limb) * UInt64(m) + carry
+        result.append(UInt32(truncatingIfNeeded: product))
+        carry = product >> 32
+    }
+    if carry > 0 { result.append(UInt32(carry)) }
+    return result
+}
+
+/// floor(a / d) for a small d.
+func divide(_ a: Big, by d: UInt32) -> Big {
+    var result = Big(repeating: 0, count: a.count)
+    var remainder: UInt64 = 0
+    for i in a.indices.reversed() {
+        let current = remainder << 32 | UInt64(a[i])
+        result[i] = UInt32(current / UInt64(d))
+        remainder = current % UInt64(d)
+    }
+    while result.last == 0 { result.removeLast() }
+    return result
+}
+
+func bitLength(_ a: Big) -> Int {
+    guard let top = a.last else { return 0 }
+    return (a.count - 1) * 32 + (32 - top.leadingZeroBitCount)
+}
+
+/// floor(a / 2^n).
+func shiftRight(_ a: Big, _ n: Int) -> Big {
+    let limbs = n / 32
+    let bits = n % 32
+    guard limbs < a.count else { return [] }
+    var result = Big()
+    for i in limbs..<a.count {
+        var value = UInt64(a[i]) >> bits
+        if bits > 0, i + 1 < a.count { value |= UInt64(a[i + 1]) << (32 - bits) }
+        result.append(UInt32(truncatingIfNeeded: value))
+    }
+    while result.last == 0 { result.removeLast() }
+    return result
+}
+
+func powerOfTwo(_ n: Int) -> Big {
+    var result = Big(repeating: 0, count: n / 32 + 1)
+    result[n / 32] = 1 << UInt32(n % 32)
+    return result
+}
+
+func addOne(_ a: Big) -> Big {
+    var result = a
+    for i in result.indices {
+        if result[i] == UInt32.max {
+            result[i] = 0
+        } else {
+            result[i] += 1
+            return result
+        }
+    }
+    result.append(1)
+    return result
+}
+
+/// The top 128 bits of a value of at least 128 bits, as (high, low).
+func top128(_ a: Big) -> (UInt64, UInt64) {
+    var value = a
+    let length = bitLength(value)
+    if length > 128 { value = shiftRight(value, length - 128) }
+    precondition(bitLength(value) == 128)
+    func limb(_ i: Int) -> UInt64 { i < value.count ? UInt64(value[i]) : 0 }
+    return (limb(3) << 32 | limb(2), limb(1) << 32 | limb(0))
+}
+
+var entries: [(Int, UInt64, UInt64)] = []
+for q in -342...308 {
+    if q >= 0 {
+        var power: Big = [1]
+        for _ in 0..<q { power = multiply(power, by: 5) }
+        let length = bitLength(power)
+        if length < 128 {
+            // Shift left by multiplying by 2 until bit 127 is the top bit.
+            for _ in 0..<(128 - length) { power = multiply(power, by: 2) }
+        }
+        let (high, low) = top128(power)
+        entries.append((q, high, low))
+    } else {
+        var power: Big = [1]
+        for _ in 0..<(-q) { power = multiply(power, by: 5) }
+        // z: the smallest z with 2^z >= 5^-q, which is its bit length (5^-q is odd, never a power of two).
+        let z = bitLength(power)
+        let b = q >= -27 ? z + 127 : 2 * z + 128
+        var quotient = powerOfTwo(b)
+        for _ in 0..<(-q) { quotient = divide(quotient, by: 5) }
+        quotient = addOne(quotient)
+        let (high, low) = top128(quotient)
+        entries.append((q, high, low))
+    }
+}
+
+func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    let padded = String(repeating: "0", count: 16 - digits.count) + digits
+    var groups: [Substring] = []
+    var index = padded.startIndex
+    while index < padded.endIndex {
+        let next = padded.index(index, offsetBy: 4)
+        groups.append(padded[index..<next])
+        index = next
+    }
+    return "0x" + groups.joined(separator: "_")
+}
+
+var parsing = """
+    // Generated by Scripts/generate-number-tables.swift; do not edit.
+
+    extension JSONNumberParser {
+        /// The smallest decimal exponent in ``powersOfFive``.
+        static let smallestPowerOfFive = -342
+
+        /// 128-bit approximations of 5^q for q = -342...308, two words per power (high, low), normalized so the
+        /// high word's top bit is set. See Scripts/generate-number-tables.swift for how each is rounded.
+        static let powersOfFive: [UInt64] = [
+
+    """
+for (q, high, low) in entries {
+    parsing += "        \(hex(high)), \(hex(low)),  // 5^\(q)\n"
+}
+parsing += "    ]\n}\n"
+
+/// The 126-bit upper approximations of 10^e for the writer.
+var writing = """
+    // Generated by Scripts/generate-number-tables.swift; do not edit.
+
+    extension JSONNumberFormatter {
+        /// The smallest decimal exponent in ``powersOfTen``.
+        static let smallestPowerOfTen = -292
+
+        /// g(e) = floor(10^e / 2^r) + 1 for e = -292...324, with 2^125 <= g(e) < 2^126, as two 63-bit words
+        /// (g >> 63, g & (2^63 - 1)). See Scripts/generate-number-tables.swift.
+        static let powersOfTen: [UInt64] = [
+
+    """
+for e in -292...324 {
+    var power: Big = [1]
+    for _ in 0..<abs(e) { power = multiply(power, by: 10) }
+    var g: Big
+    if e >= 0 {
+        // r = floor(log2(10^e)) - 125 = bitLength - 126.
+        let r = bitLength(power) - 126
+        if r >= 0 {
+            g = shiftRight(power, r)
+        } else {
+            g = power
+            for _ in 0..<(-r) { g = multiply(g, by: 2) }
+        }
+    } else {
+        // 10^e = 1 / 10^p: r = -ceil(log2(10^p)) - 125, and 10^p is not a power of two, so ceil = bit length.
+        var quotient = powerOfTwo(bitLength(power) + 125)
+        for _ in 0..<(-e) { quotient = divide(quotient, by: 10) }
+        g = quotient
+    }
+    g = addOne(g)
+    precondition(bitLength(g) == 126)
+    let high = shiftRight(g, 63)
+    func word(_ a: Big) -> UInt64 { (a.count > 1 ? UInt64(a[1]) << 32 : 0) | (a.isEmpty ? 0 : UInt64(a[0])) }
+    let low = word(g) & (1 << 63 - 1)
+    writing += "        \(hex(word(high))), \(hex(low)),  // 10^\(e)\n"
+}
+writing += "    ]\n}\n"
+
+try! parsing.write(toFile: "Sources/TetherJSON/Parsing/PowersOfFive.swift", atomically: true, encoding: .utf8)
+try! writing.write(toFile: "Sources/TetherJSON/Writing/PowersOfTen.swift", atomically: true, encoding: .utf8)

@@ -1,0 +1,265 @@
+/// The state of one ``TetherJSONEncoder`` call that writes JSON text straight into one growing buffer.
+///
+/// Containers are positions in the buffer: opening one writes `{` or `[` and pushes a ``Frame``; a member or
+/// element is written where the text stands; a container is closed (its `}` or `]` written, its members sorted
+/// under ``JSONWriter/Options/sortedKeys``) when a container further out writes again, or at the end. Coding
+/// paths are kept as one step per depth (``path``) and made into `[any CodingKey]` only when asked for.
+///
+/// This relies on `Encodable` types filling containers in nesting order, as synthesized conformances and almost
+/// all hand-written ones do. Anything else — writing to a container after a sibling was started, a key
+/// encoded twice, `superEncoder()` — cannot be written in place: the state then *falls back* (``fellBack``),
+/// ignores everything that follows, and ``TetherJSONEncoder`` encodes the value again through a ``JSON`` tree,
+/// which handles every order. So a value's `encode(to:)` may run twice for those rare types.
+///
+/// Confined to the call that created it.
+final class ByteEncodingState {
+    /// An open array or object.
+    struct Frame {
+        var isObject: Bool
+        /// Members or elements started so far.
+        var count = 0
+        /// Identifies the container among all opened in the call, so a handle to a closed one is recognised.
+        let serial: Int
+        /// The byte offset of the value this container is, for an encoder asking for its container again;
+        /// -1 for nested containers, which no encoder owns.
+        let owner: Int
+        /// Whether a member's value is being encoded by a nested `encode(to:)`, so the container must not be
+        /// written to until it returns.
+        var isBusy = false
+        /// Where this object's member records start in ``members``.
+        let firstMember: Int
+        /// A one-word Bloom filter of the member keys' hashes, so most new keys need no duplicate search.
+        var keyFilter: UInt64 = 0
+    }
+
+    /// One object member, for finding repeated keys and for sorting.
+    struct Member {
+        /// Where the text before the member (`,` and indentation) starts.
+        var separator: Int
+        /// The key's quoted text, `"…"`.
+        var keyStart: Int
+        var keyEnd: Int
+        var hash: UInt64
+    }
+
+    var bytes: [UInt8] = []
+    var frames: [Frame] = []
+    /// The member records of the open objects, innermost last.
+    var members: [Member] = []
+    /// `path[d]`: the step from the container at depth d − 1 to the value at depth d (index 0 is unused). Set
+    /// for values encoded by nested encoders; scalars pass their step only to the errors they throw.
+    var path: [CodingPathStep] = [.none]
+    private var nextSerial = 0
+    /// Set when the value cannot be written in place; see the type's description.
+    private(set) var fellBack = false
+
+    let context: EncodingContext
+    let writer: JSONWriter
+    let pretty: Bool
+    let sorted: Bool
+    let escapesSlashes: Bool
+    let indent: Int
+
+    init(_ options: TetherJSONEncoder) {
+        context = EncodingContext(options)
+        writer = JSONWriter(options: options.outputFormatting)
+        pretty = options.outputFormatting.contains(.prettyPrinted)
+        sorted = options.outputFormatting.contains(.sortedKeys)
+        escapesSlashes = !options.outputFormatting.contains(.withoutEscapingSlashes)
+        indent = max(0, writer.indentWidth)
+        bytes.reserveCapacity(1024)
+    }
+
+    func fallBack() {
+        fellBack = true
+    }
+
+    // MARK: - Containers
+
+    /// Makes the container at `depth` with `serial` the innermost open one, closing its finished children.
+    /// Returns `false` (and falls back) if it was closed already or is waiting for a nested value.
+    @inline(__always)
+    func activate(_ depth: Int, _ serial: Int) -> Bool {
+        if !fellBack, depth == frames.count - 1, frames[depth].serial == serial, !frames[depth].isBusy { return true }
+        return activateSlowly(depth, serial)
+    }
+
+    private func activateSlowly(_ depth: Int, _ serial: Int) -> Bool {
+        guard !fellBack, depth < frames.count, frames[depth].serial == serial, !frames[depth].isBusy else {
+            fallBack()
+            return false
+        }
+        while frames.count - 1 > depth {
+            guard !frames[frames.count - 1].isBusy else {
+                fallBack()
+                return false
+            }
+            close()
+        }
+        return true
+    }
+
+    /// Opens an array or object as the value at `depth` that starts at byte `owner` (or -1 for a nested
+    /// container), or returns the one that value's encoder opened before; `0` (no container) after a fallback.
+    func openContainer(isObject: Bool, depth: Int, owner: Int) -> Int {
+        guard !fellBack else { return 0 }
+        if owner >= 0, depth < frames.count, frames[depth].owner == owner, frames[depth].isObject == isObject {
+            // The same encoder asking again (a subclass and its superclass sharing one encoder): continue it.
+            return activate(depth, frames[depth].serial) ? frames[depth].serial : 0
+        }
+        guard frames.count == depth, owner < 0 || bytes.count == owner else {
+            fallBack()
+            return 0
+        }
+        bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        nextSerial += 1
+        frames.append(Frame(isObject: isObject, serial: nextSerial, owner: owner, firstMember: members.count))
+        return nextSerial
+    }
+
+    /// Whether the value at `depth` starting at byte `start` may be written as a single value now.
+    @inline(__always)
+    func beginSingleValue(depth: Int, start: Int) -> Bool {
+        if !fellBack, frames.count == depth, bytes.count == start { return true }
+        fallBack()
+        return false
+    }
+
+    /// The number of members or elements of an open container.
+    func count(_ depth: Int, _ serial: Int) -> Int {
+        depth < frames.count && frames[depth].serial == serial ? frames[depth].count : 0
+    }
+
+    /// Starts the next element of the array at `depth` (the innermost open container).
+    @inline(__always)
+    func beginElement(_ depth: Int) {
+        if frames[depth].count > 0 { bytes.append(UInt8(ascii: ",")) }
+        if pretty { newline(depth + 1) }
+        frames[depth].count += 1
+    }
+
+    /// Starts a member of the object at `depth` (the innermost open container) and writes its key. Returns
+    /// `false` (and falls back) if the object has the key already.
+    @inline(__always)
+    func beginMember(_ depth: Int, key: String) -> Bool {
+        let separator = bytes.count
+        if frames[depth].count > 0 { bytes.append(UInt8(ascii: ",")) }
+        if pretty { newline(depth + 1) }
+        let keyStart = bytes.count
+        JSONWriter.appendString(key, escapingSlashes: escapesSlashes, to: &bytes)
+        let keyEnd = bytes.count
+        let hash = bytes.withUnsafeBufferPointer { buffer in
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for i in keyStart + 1..<keyEnd - 1 { hash = (hash ^ UInt64(buffer[i])) &* 0x100_0000_01B3 }
+            return hash
+        }
+        let bit: UInt64 = 1 << (hash >> 58)
+        if frames[depth].keyFilter & bit != 0, hasKey(depth, keyStart, keyEnd, hash) {
+            fallBack()
+            return false
+        }
+        frames[depth].keyFilter |= bit
+        members.append(Member(separator: separator, keyStart: keyStart, keyEnd: keyEnd, hash: hash))
+        frames[depth].count += 1
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        return true
+    }
+
+    /// Whether the object at `depth` has a member whose key text equals `bytes[start..<end]`.
+    private func hasKey(_ depth: Int, _ start: Int, _ end: Int, _ hash: UInt64) -> Bool {
+        for member in members[frames[depth].firstMember...] where member.hash == hash {
+            if member.keyEnd - member.keyStart == end - start,
+                bytes[member.keyStart..<member.keyEnd].elementsEqual(bytes[start..<end])
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    @inline(__always)
+    private func newline(_ depth: Int) {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * indent))
+    }
+
+    /// Closes the innermost open container.
+    func close() {
+        let depth = frames.count - 1
+        let frame = frames[depth]
+        if frame.isObject {
+            if sorted, frame.count > 1 { sortMembers(of: frame, depth: depth) }
+            members.removeSubrange(frame.firstMember...)
+        }
+        frames.removeLast()
+        if pretty, frame.count > 0 { newline(depth) }
+        bytes.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+
+    /// Closes every open container; the text is then complete.
+    func finish() {
+        while !frames.isEmpty { close() }
+    }
+
+    /// Reorders the members of the innermost object by their keys' UTF-8 bytes.
+    private func sortMembers(of frame: Frame, depth: Int) {
+        let records = Array(members[frame.firstMember...])
+        // Keys are compared as written; an escape would order differently from the key itself, so leave such
+        // objects to the tree encoder, which sorts the keys themselves.
+        for record in records where bytes[record.keyStart..<record.keyEnd].contains(UInt8(ascii: "\\")) {
+            fallBack()
+            return
+        }
+        func key(_ n: Int) -> ArraySlice<UInt8> { bytes[records[n].keyStart + 1..<records[n].keyEnd - 1] }
+        let order = records.indices.sorted { a, b in
+            key(a).lexicographicallyPrecedes(key(b))
+        }
+        if order == Array(records.indices) { return }
+        let regionStart = records[0].keyStart
+        let regionEnd = bytes.count
+        let original = Array(bytes[regionStart..<regionEnd])
+        func content(_ n: Int) -> Range<Int> {
+            let end = n + 1 < records.count ? records[n + 1].separator : regionEnd
+            return records[n].keyStart - regionStart..<end - regionStart
+        }
+        // Every separator is the same text: `,` and, when pretty, a newline and the indentation.
+        let separator = original[content(0).upperBound..<(records[1].keyStart - regionStart)]
+        var position = regionStart
+        for (n, index) in order.enumerated() {
+            if n > 0 {
+                bytes.replaceSubrange(position..<position + separator.count, with: separator)
+                position += separator.count
+            }
+            let range = content(index)
+            bytes.replaceSubrange(position..<position + range.count, with: original[range])
+            position += range.count
+        }
+    }
+
+    // MARK: - Paths
+
+    @inline(__always)
+    func setStep(_ step: CodingPathStep, at depth: Int) {
+        if depth < path.count { path[depth] = step } else { path.append(step) }
+    }
+
+    /// The coding path of the value at `depth`.
+    func codingPath(depth: Int) -> [any CodingKey] {
+        guard depth >= 1 else { return [] }
+        return path[1...depth].map { step in
+            switch step {
+            case .none: JSONCodingKey(stringValue: "")
+            case .key(let key): key
+            case .index(let index): JSONCodingKey(index)
+            }
+        }
+    }
+
+    /// The coding path of the value at `depth` that is `step` from its container (`.none`: the value of an
+    /// encoder whose path is recorded).
+    func codingPath(depth: Int, step: CodingPathStep) -> [any CodingKey] {
+        if case .none = step { return codingPath(depth: depth) }
+        return step.appended(to: codingPath(depth: depth - 1))
+    }
+}
