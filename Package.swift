@@ -54,7 +54,9 @@ let package = Package(
         .target(name: "TetherTerminal"),
         .target(
             name: "TetherCLI",
-            dependencies: ["TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal"]),
+            dependencies: [
+                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal", "TetherImages",
+            ]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
         .executableTarget(
             name: "tether-bench",

@@ -1,4 +1,5 @@
 public import Foundation
+import TetherHTTP
 
 /// The one error TetherImages throws.
 ///
@@ -56,10 +57,18 @@ public struct ImageError: Error, Sendable, CustomStringConvertible {
             "The image is too large to show (\(width)×\(height) pixels, at most \(limit))."
         case .wrongContentType(let type): "The server sent \(type ?? "something") instead of an image."
         case .status(let code): code == 404 ? "The image was not found (404)." : "The server answered \(code)."
-        case .download: "The image could not be downloaded" + (underlying.map { " (\($0))." } ?? ".")
-        case .unreadableFile: "The file could not be read" + (underlying.map { " (\($0))." } ?? ".")
+        case .download: "The image could not be downloaded" + detail
+        case .unreadableFile: "The file could not be read" + detail
         case .cancelled: "Loading the image was cancelled."
         }
+    }
+
+    /// ` (<the underlying error's message>).`, or `.`.
+    private var detail: String {
+        guard let underlying else { return "." }
+        var text = (underlying as? HTTPError)?.message ?? underlying.localizedDescription
+        if text.hasSuffix(".") { text.removeLast() }
+        return " (\(text))."
     }
 
     public var description: String { url.map { "\(message) [\($0.absoluteString)]" } ?? message }

@@ -22,6 +22,7 @@ extension TetherCLI {
     static var commands: [any Command.Type] {
         [
             ItemsCommand.self, PostsCommand.self, NotesCommand.self, JSONCommand.self, GetCommand.self,
+            ImageCommand.self,
             ServeCommand.self, HelpCommand.self, VersionCommand.self,
         ]
     }
