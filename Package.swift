@@ -55,7 +55,8 @@ let package = Package(
         .target(
             name: "TetherCLI",
             dependencies: [
-                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal", "TetherImages",
+                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal",
+                "TetherImages",
             ]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
         .executableTarget(
