@@ -11,7 +11,9 @@
 //   SQLite with an outbox of writes. CSQLite: the system libsqlite3.
 // - TetherAPIs: typed APIs for the three examples (Rakuten item search, jsonplaceholder posts, notes) on the store.
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
-// - CZlib: the system zlib, for PNG images.
+// - CZlib: the system zlib, for PNG images. CJPEG, CPNG: the system libjpeg(-turbo) and libpng, each with a small C
+//   shim that keeps the libraries' setjmp/longjmp error handling inside C.
+// - TetherImages: the image pipeline (download through TetherHTTP, JPEG/PNG decoding, downsizing, caches).
 // - TetherTerminal: a terminal UI toolkit (raw mode, keys, widths, a diffing screen buffer, widgets).
 // - TetherCLI: the full-screen app and the commands behind the `tether` executable, as a library so tests can drive them.
 // - tether: the app and CLI. tether-bench: the benchmarks.
@@ -28,6 +30,7 @@ let package = Package(
         .library(name: "TetherStore", targets: ["TetherStore"]),
         .library(name: "TetherAPIs", targets: ["TetherAPIs"]),
         .library(name: "TetherServer", targets: ["TetherServer"]),
+        .library(name: "TetherImages", targets: ["TetherImages"]),
         .library(name: "TetherTerminal", targets: ["TetherTerminal"]),
         .executable(name: "tether", targets: ["tether"]),
         .executable(name: "tether-bench", targets: ["tether-bench"]),
@@ -42,11 +45,21 @@ let package = Package(
         .target(name: "TetherAPIs", dependencies: ["TetherStore", "TetherHTTP", "TetherJSON"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(
+            name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-turbo8-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG"]),
         .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
         .target(name: "TetherTerminal"),
         .target(
             name: "TetherCLI",
-            dependencies: ["TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal"]),
+            dependencies: [
+                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal",
+                "TetherImages",
+            ]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
         .executableTarget(
             name: "tether-bench",
@@ -63,6 +76,9 @@ let package = Package(
             name: "TetherAPIsTests", dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherTerminal"]),
+        .testTarget(
+            name: "TetherImagesTests",
+            dependencies: ["TetherImages", "TetherHTTP", "TetherHTTP1", "TetherServer", "CJPEG", "CPNG"]),
         .testTarget(
             name: "TetherCLITests",
             dependencies: ["TetherCLI", "TetherJSON", "TetherHTTP1", "TetherServer", "TetherAPIs", "TetherTerminal"]),

@@ -9,7 +9,7 @@ import Testing
         // An empty NO_COLOR does not count (no-color.org).
         var empty = env
         empty["NO_COLOR"] = ""
-        #expect(ColorMode.detect(environment: empty, isTerminal: true) == .palette256)
+        #expect(ColorMode.detect(environment: empty, isTerminal: true) == .trueColor)
     }
 
     @Test func dumbTerminalsAndNonTerminalsAreMonochrome() {
@@ -21,9 +21,9 @@ import Testing
         #expect(ColorMode.detect(environment: ["TERM": "xterm-256color"], isTerminal: true) == .palette256)
         #expect(ColorMode.detect(environment: ["TERM": "tmux-256color"], isTerminal: true) == .palette256)
         #expect(
-            ColorMode.detect(environment: ["TERM": "xterm", "COLORTERM": "truecolor"], isTerminal: true) == .palette256)
+            ColorMode.detect(environment: ["TERM": "xterm", "COLORTERM": "truecolor"], isTerminal: true) == .trueColor)
         #expect(
-            ColorMode.detect(environment: ["TERM": "xterm", "COLORTERM": "24bit"], isTerminal: true) == .palette256)
+            ColorMode.detect(environment: ["TERM": "xterm", "COLORTERM": "24bit"], isTerminal: true) == .trueColor)
         #expect(ColorMode.detect(environment: ["TERM": "xterm"], isTerminal: true) == .basic16)
         #expect(ColorMode.detect(environment: ["TERM": "linux"], isTerminal: true) == .basic16)
         #expect(ColorMode.detect(environment: [:], isTerminal: true) == .basic16)

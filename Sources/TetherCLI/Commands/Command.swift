@@ -22,7 +22,7 @@ extension TetherCLI {
     static var commands: [any Command.Type] {
         [
             ItemsCommand.self, PostsCommand.self, NotesCommand.self, SyncCommand.self, JSONCommand.self,
-            GetCommand.self,
+            GetCommand.self, ImageCommand.self,
             ServeCommand.self, HelpCommand.self, VersionCommand.self,
         ]
     }

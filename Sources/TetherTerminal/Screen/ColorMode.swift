@@ -11,14 +11,17 @@ public enum ColorMode: Sendable, Hashable, CaseIterable {
     case monochrome
     /// The sixteen named colours, which every colour terminal has.
     case basic16
-    /// The 256-colour palette (`TERM=xterm-256color`, `COLORTERM=truecolor`).
+    /// The 256-colour palette (`TERM=xterm-256color`).
     case palette256
+    /// 24-bit colour (`COLORTERM=truecolor` or `24bit`): ``TerminalColor/rgb(_:_:_:)`` exactly, everything else as
+    /// under ``palette256``.
+    case trueColor
 
     /// The mode for a terminal described by `environment`, following <https://no-color.org>.
     ///
     /// - `NO_COLOR` set to any non-empty value, output that is not a terminal, or `TERM=dumb`: ``monochrome``;
-    /// - `COLORTERM` set to `truecolor`, `24bit` or a value containing `256`, or `TERM` containing `256color`:
-    ///   ``palette256``;
+    /// - `COLORTERM` set to `truecolor` or `24bit`: ``trueColor``;
+    /// - `COLORTERM` containing `256`, or `TERM` containing `256color`: ``palette256``;
     /// - anything else: ``basic16``.
     public static func detect(environment: [String: String], isTerminal: Bool) -> ColorMode {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .monochrome }
@@ -26,7 +29,8 @@ public enum ColorMode: Sendable, Hashable, CaseIterable {
         let term = environment["TERM"] ?? ""
         if term == "dumb" { return .monochrome }
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
-        if colorTerm == "truecolor" || colorTerm == "24bit" || colorTerm.contains("256") { return .palette256 }
+        if colorTerm == "truecolor" || colorTerm == "24bit" { return .trueColor }
+        if colorTerm.contains("256") { return .palette256 }
         if term.contains("256color") { return .palette256 }
         return .basic16
     }
@@ -56,10 +60,19 @@ extension ColorMode {
     /// Appends `;` and the parameters for `color` as a foreground (`base` 30) or background (`base` 40).
     private func appendColor(_ color: TerminalColor, base: Int, to bytes: inout [UInt8]) {
         var color = color
+        if self != .trueColor, case .rgb(let red, let green, let blue) = color {
+            color = .palette(Self.nearestPaletteIndex(red: red, green: green, blue: blue))
+        }
         if self == .basic16, case .palette(let index) = color { color = Self.nearestNamed(toPaletteIndex: index) }
         switch color {
         case .default:
             return
+        case .rgb(let red, let green, let blue):
+            Self.appendParameter(base + 8, to: &bytes)
+            Self.appendParameter(2, to: &bytes)
+            Self.appendParameter(Int(red), to: &bytes)
+            Self.appendParameter(Int(green), to: &bytes)
+            Self.appendParameter(Int(blue), to: &bytes)
         case .palette(let index):
             Self.appendParameter(base + 8, to: &bytes)
             Self.appendParameter(5, to: &bytes)
@@ -97,7 +110,7 @@ extension ColorMode {
         case .brightMagenta: 13
         case .brightCyan: 14
         case .brightWhite: 15
-        case .default: -1
+        case .default, .rgb: -1
         case .palette(let index): Int(index)
         }
     }
@@ -106,6 +119,27 @@ extension ColorMode {
         .black, .red, .green, .yellow, .blue, .magenta, .cyan, .white,
         .brightBlack, .brightRed, .brightGreen, .brightYellow, .brightBlue, .brightMagenta, .brightCyan, .brightWhite,
     ]
+
+    /// The 256-palette entry closest to a 24-bit colour: the nearest of the 6×6×6 cube (16–231) or the grey ramp
+    /// (232–255), whichever is closer.
+    public static func nearestPaletteIndex(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
+        // The cube's levels are 0, 95, 135, 175, 215, 255.
+        func level(_ value: UInt8) -> Int { value < 48 ? 0 : value < 115 ? 1 : (Int(value) - 35) / 40 }
+        let levels = [0, 95, 135, 175, 215, 255]
+        let (r, g, b) = (level(red), level(green), level(blue))
+        let cube = (levels[r], levels[g], levels[b])
+        let average = (Int(red) + Int(green) + Int(blue)) / 3
+        let greyIndex = average > 238 ? 23 : max(average - 3, 0) / 10
+        let grey = 8 + greyIndex * 10
+        func distance(_ other: (Int, Int, Int)) -> Int {
+            let dr = Int(red) - other.0
+            let dg = Int(green) - other.1
+            let db = Int(blue) - other.2
+            return dr * dr + dg * dg + db * db
+        }
+        if distance((grey, grey, grey)) < distance(cube) { return UInt8(232 + greyIndex) }
+        return UInt8(16 + 36 * r + 6 * g + b)
+    }
 
     /// The named colour closest to a 256-palette entry: itself for 0–15, by hue and brightness for the 6×6×6 cube
     /// (16–231), black, bright black, white or bright white for the grey ramp (232–255).

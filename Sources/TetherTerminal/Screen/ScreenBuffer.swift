@@ -153,7 +153,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Sets one cell, keeping two-column characters whole.
-    private mutating func set(_ cell: Cell, x: Int, y: Int) {
+    mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
         let index = y * width + x
         // Only the old cell's flag is read: copying the cell would retain its character.
