@@ -21,11 +21,16 @@ final class AppContext {
     /// Counts animation frames, for spinners; advanced by the runner while something is loading.
     var tick = 0
 
-    /// A context whose stores use copies of `apiClient` and `itemClient` that report to ``activity``.
-    init(apiClient: HTTPClient, itemClient: HTTPClient, serverDescription: String) {
+    /// A context whose stores use copies of `apiClient` and `itemClient` that report to ``activity``, and keep
+    /// their lists and the outbox of writes in the databases at `apiDatabase` and `itemDatabase` (`nil`: in
+    /// memory).
+    init(
+        apiClient: HTTPClient, itemClient: HTTPClient, serverDescription: String, apiDatabase: URL? = nil,
+        itemDatabase: URL? = nil
+    ) {
         let monitor = ActivityMonitor(activity: activity)
-        store = EntityStore(client: Self.client(apiClient, reportingTo: monitor))
-        itemStore = EntityStore(client: Self.client(itemClient, reportingTo: monitor))
+        store = EntityStore(client: Self.client(apiClient, reportingTo: monitor), databaseURL: apiDatabase)
+        itemStore = EntityStore(client: Self.client(itemClient, reportingTo: monitor), databaseURL: itemDatabase)
         self.serverDescription = serverDescription
     }
 

@@ -124,10 +124,18 @@ final class TerminalApp {
 
     /// Quits, or asks first when a screen holds unsaved text.
     private func requestQuit() {
+        let waiting = context.store.outboxStatus.count
         if ScreenID.allCases.contains(where: { screen($0).hasUnsavedInput }) {
             quitDialog = ConfirmDialog(
                 title: "Quit?", message: "You have an unsaved edit. Quit and lose it?", confirmLabel: "Quit",
                 cancelLabel: "Keep editing")
+        } else if waiting > 0 {
+            let changes = waiting == 1 ? "1 change is" : "\(waiting) changes are"
+            quitDialog = ConfirmDialog(
+                title: "Quit?",
+                message:
+                    "\(changes) not on the server yet. They are kept on this device and sent at the next launch (or by 'tether sync').",
+                confirmLabel: "Quit", cancelLabel: "Stay")
         } else {
             isFinished = true
         }
@@ -175,6 +183,14 @@ final class TerminalApp {
             // The server in use matters more than the last request: the request line gets at most half the bar.
             right.append(Span(TextLayout.truncate(last, toColumns: max(10, rect.width / 2 - 1)) + " "))
         }
-        StatusBar(left: [Span(" ● " + context.serverDescription)], right: right).draw(into: &buffer, in: rect)
+        var left = [Span(" ● " + context.serverDescription)]
+        let outbox = context.store.outboxStatus
+        if outbox.isOffline { left.append(Span(" · offline", style: Theme.warning)) }
+        if outbox.count > 0 {
+            let failed = outbox.failedCount > 0 ? ", \(outbox.failedCount) not saved" : ""
+            left.append(Span(" · \(outbox.count) waiting to send\(failed)", style: Theme.warning))
+        }
+        if outbox.databaseProblem != nil { left.append(Span(" · no local database", style: Theme.error)) }
+        StatusBar(left: left, right: right).draw(into: &buffer, in: rect)
     }
 }

@@ -114,12 +114,17 @@ enum AppCommand {
                 SystemIO.write(Array(error.message.utf8), to: STDERR_FILENO)
                 exit(error.exitCode)
             }
+            let variables = ProcessInfo.processInfo.environment
             let context = AppContext(
                 apiClient: environment.client, itemClient: environment.rakuten,
-                serverDescription: environment.serverDescription)
+                serverDescription: environment.serverDescription,
+                apiDatabase: APIEnvironment.storeDatabaseURL(options.api, variables: variables),
+                itemDatabase: APIEnvironment.itemDatabaseURL(options.api, variables: variables))
             let app = TerminalApp(context: context, initialScreen: options.screen, initialSearch: options.search)
             await runner.run(app)
             session.close()
+            await context.store.flush()
+            await context.itemStore.flush()
             await environment.stop()
             exit(ExitCode.success)
         }

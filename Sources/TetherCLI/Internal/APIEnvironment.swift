@@ -284,6 +284,16 @@ extension APIEnvironment {
         StoreDatabase.defaultURL(for: options.api ?? URL(string: "tether-embedded://embedded")!, environment: variables)
     }
 
+    /// The database of the item searches' saved results: one per Rakuten host (or stand-in), one for the embedded
+    /// server's search.
+    static func itemDatabaseURL(_ options: APIOptions, variables: [String: String]) -> URL? {
+        let base =
+            options.rakutenBase ?? (options.rakutenApplicationID != nil ? HTTPClient.rakutenBaseURL : options.api)
+        return StoreDatabase.defaultURL(
+            for: (base ?? URL(string: "tether-embedded://embedded")!).appendingPathComponent("items"),
+            environment: variables)
+    }
+
     /// `error` as a one-line failure: `"<what>: <the server's message or HTTPError.message>"`.
     static func failure(_ error: HTTPError, _ what: String) -> CLIError {
         var text = error.message

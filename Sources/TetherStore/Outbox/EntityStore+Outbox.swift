@@ -11,10 +11,14 @@ extension EntityStore {
         guard let outbox else { return }
         let wake = WakeSignal()
         outboxSignal = wake
+        let age = configuration.diskCacheTime
+        let limit = configuration.diskEntityLimit
         outboxLoop = Task { [weak self] in
             if let smallest = try? await outbox.database.smallestTemporaryIntegerID() {
                 reserveTemporaryIDs(below: smallest)
             }
+            // The disk's cache limits: what is older than the cache time, and entities past the limit, go.
+            _ = try? await outbox.database.prune(now: Date(), maximumAge: age, maximumEntities: limit)
             await self?.refreshOutboxStatus()
             var pause: Duration = .seconds(1)
             while !Task.isCancelled {

@@ -37,6 +37,15 @@ extension NotesScreen {
     /// The marker for a note's sync state: `"↻ saving…"`, `"✓ saved"`, `"✗ not saved"`, `"⚠ conflict"`.
     func marker(for state: EntityState<Note>) -> Span? {
         if state.conflict != nil { return Span("⚠ conflict", style: Theme.warning) }
+        switch state.writeStatus {
+        case .queued?, .sending?:
+            return Span(
+                "\(Spinner().frame(tick: context.tick)) \(state.id < 0 ? "adding" : "saving")…", style: Theme.syncing)
+        case .waitingForNetwork?: return Span("⏸ waiting to send", style: Theme.warning)
+        case .failed?: return Span("✗ not saved", style: Theme.error)
+        case .conflict?: return Span("⚠ conflict", style: Theme.warning)
+        case nil: break
+        }
         switch state.status {
         case .syncing, .loading:
             return Span(
@@ -75,6 +84,8 @@ extension NotesScreen {
             let failure = self.saveFailures[state.id]
             if let failure {
                 second = "not saved: \(failure) (rolled back)"
+            } else if state.writeStatus == .failed, let error = state.error {
+                second = "not saved: \(Self.reason(error)) · t sends again · x discards"
             } else if state.status == .failed, let error = state.error {
                 second = error.message
             }
@@ -112,7 +123,15 @@ extension NotesScreen {
             } else if !status.isEmpty {
                 lines.append(Span(status, style: Theme.secondary))
             }
-            if let failure = saveFailures[state.id] {
+            if state.writeStatus == .failed, let error = state.error {
+                let text =
+                    "Not saved: \(Self.reason(error)) Your text is kept: t sends it again, x discards it."
+                for line in TextLayout.wrap(text, toColumns: width) { lines.append(Span(line, style: Theme.error)) }
+            } else if state.writeStatus == .waitingForNetwork {
+                let text =
+                    "Waiting to send: the server cannot be reached. The change is kept on this device and sent when it can be (also after a restart)."
+                for line in TextLayout.wrap(text, toColumns: width) { lines.append(Span(line, style: Theme.warning)) }
+            } else if let failure = saveFailures[state.id] {
                 let text = "Not saved: \(failure) The note shows the server's version again."
                 for line in TextLayout.wrap(text, toColumns: width) { lines.append(Span(line, style: Theme.error)) }
             } else if let error = state.error, state.status != .syncing {
@@ -123,7 +142,10 @@ extension NotesScreen {
             for line in TextLayout.wrap(note.body, toColumns: width) { lines.append(Span(line)) }
         }
         let footer =
-            state.conflict == nil ? " e edit · d delete · Esc back " : " m keep mine · s take the server's · Esc back "
+            state.conflict != nil
+            ? " m keep mine · s take the server's · Esc back "
+            : state.writeStatus == .failed
+                ? " t send again · x discard · e edit · Esc back " : " e edit · d delete · Esc back "
         detailSize = DetailPane.draw(lines, scroll: detailScroll, footer: footer, into: &buffer, in: rect)
     }
 
@@ -150,5 +172,13 @@ extension NotesScreen {
         buffer.draw(
             " Ctrl+S save · Tab title/body · Esc cancel ", x: x, y: rect.maxY - 1, style: Theme.secondary,
             maxColumns: width)
+    }
+
+    /// A failed write's reason: the server's message for a refusal.
+    static func reason(_ error: StoreError) -> String {
+        if let http = error.httpError, let status = http.status {
+            return "the server answered \(status.code): \(http.message)"
+        }
+        return error.message
     }
 }

@@ -58,6 +58,7 @@ final class NotesScreen: AppScreen {
     private enum DialogAction {
         case delete(Int)
         case discardEdit
+        case discardWrites(Int)
     }
 
     init(context: AppContext) {
@@ -69,7 +70,8 @@ final class NotesScreen: AppScreen {
         [
             ("Enter", "open the note"), ("e", "edit the note (Ctrl+S saves, Esc cancels, Tab: title/body)"),
             ("n", "add a note"), ("d", "delete the note (asks first)"), ("r", "reload the list"),
-            ("m / s", "after a conflict: keep mine / take the server's"), ("Esc", "back to the list"),
+            ("m / s", "after a conflict: keep mine / take the server's"),
+            ("t / x", "a change the server refused: send it again / discard it"), ("Esc", "back to the list"),
         ]
     }
 
@@ -126,6 +128,12 @@ final class NotesScreen: AppScreen {
         case .character("d"):
             guard let selected else { return true }
             confirmDelete(selected.id)
+        case .character("t"):
+            guard let selected, selected.writeStatus == .failed else { return true }
+            retry(selected)
+        case .character("x"):
+            guard let selected, selected.writeStatus != nil else { return true }
+            confirmDiscard(selected.id)
         case .character("r"), .character("R"):
             banner = nil
             Task { await notes.refresh() }
@@ -143,6 +151,8 @@ final class NotesScreen: AppScreen {
         case .escape, .backspace, .left, .character("h"): mode = .list
         case .character("e"): edit(id)
         case .character("d"): confirmDelete(id)
+        case .character("t") where state.writeStatus == .failed: retry(state)
+        case .character("x") where state.writeStatus != nil: confirmDiscard(id)
         case .character("m") where state.conflict != nil: resolve(state, keeping: .local)
         case .character("s") where state.conflict != nil: resolve(state, keeping: .server)
         default: return DetailPane.handle(key, &detailScroll, size: detailSize)
@@ -191,6 +201,7 @@ final class NotesScreen: AppScreen {
         switch action {
         case .delete(let id): delete(id)
         case .discardEdit: closeEditor()
+        case .discardWrites(let id): discardWrites(id)
         }
     }
 
@@ -256,8 +267,11 @@ final class NotesScreen: AppScreen {
                     self.savedIDs.insert(id)
                     self.saveFailures[id] = nil
                 } catch {
-                    // The store rolled the note back (or kept both versions of a conflict, shown on the entity).
-                    if self.state(of: id).conflict == nil { self.saveFailures[id] = error.message }
+                    // In memory the store rolled the note back (or kept both versions of a conflict, shown on the
+                    // entity); with its database the edit is kept, waiting or failed, and the entity says which.
+                    if store.database == nil && self.state(of: id).conflict == nil {
+                        self.saveFailures[id] = error.message
+                    }
                 }
             }
         } else {
@@ -274,8 +288,19 @@ final class NotesScreen: AppScreen {
                         self.list.select(index, itemCount: self.rows.count, visibleRows: self.visibleItems)
                     }
                 } catch {
-                    self.unsavedDraft = (title: title, body: body)
-                    self.banner = (.error, "The note was not added: \(error.message) Press n: your text is kept.")
+                    if error.isPending {
+                        self.banner = (
+                            .info, "“\(title)” is saved on this device and will be sent when the server can be reached."
+                        )
+                    } else if store.database != nil {
+                        self.banner = (
+                            .error,
+                            "The note was not added: \(error.message) It stays in the list: t sends it again, x discards it."
+                        )
+                    } else {
+                        self.unsavedDraft = (title: title, body: body)
+                        self.banner = (.error, "The note was not added: \(error.message) Press n: your text is kept.")
+                    }
                 }
             }
         }
@@ -297,7 +322,11 @@ final class NotesScreen: AppScreen {
                 try await store.delete(Note.self, id: id)
                 self.banner = (.info, "Note deleted.")
             } catch {
-                self.banner = (.error, "The note was not deleted: \(error.message) It is back in the list.")
+                if error.isPending {
+                    self.banner = (.info, "The note will be deleted on the server when it can be reached.")
+                } else {
+                    self.banner = (.error, "The note was not deleted: \(error.message) It is back in the list.")
+                }
             }
         }
     }
@@ -311,6 +340,42 @@ final class NotesScreen: AppScreen {
                 self.savedIDs.insert(id)
             } catch {
                 // Shown on the entity.
+            }
+        }
+    }
+
+    /// Sends a refused change again.
+    private func retry(_ state: EntityState<Note>) {
+        let store = context.store
+        banner = nil
+        Task {
+            do throws(StoreError) {
+                try await store.retryWrites(of: state)
+                self.savedIDs.insert(state.id)
+            } catch {
+                // Shown on the entity (failed again, or waiting for the server).
+            }
+        }
+    }
+
+    private func confirmDiscard(_ id: Int) {
+        let name = state(of: id).value?.title ?? "this note"
+        ask(
+            ConfirmDialog(
+                title: "Discard the change?",
+                message: "Discard your unsent change to “\(name)”? The note shows the server's version again.",
+                confirmLabel: "Discard", cancelLabel: "Keep it"), then: .discardWrites(id))
+    }
+
+    private func discardWrites(_ id: Int) {
+        let store = context.store
+        let state = state(of: id)
+        Task {
+            do throws(StoreError) {
+                try await store.discardWrites(of: state)
+                self.banner = (.info, "The change was discarded.")
+            } catch {
+                self.banner = (.error, "The change could not be discarded: \(error.message)")
             }
         }
     }
