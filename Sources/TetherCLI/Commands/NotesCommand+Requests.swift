@@ -29,9 +29,10 @@ extension NotesCommand {
         case .show(let id):
             return .note(try await read(id, client: client).note)
         case .add(let title, let body):
-            let draft = Note(id: Note.temporaryID(), title: title, body: body, updatedAt: now())
+            // The database picks the temporary id (`nil` here), below every one a waiting write holds.
+            let draft = Note(id: -1, title: title, body: body, updatedAt: now())
             let outcome = try await send(
-                OutboxDraft(kind: .create, id: draft.id, value: draft), database: database, client: client)
+                OutboxDraft(kind: .create, id: nil, value: draft), database: database, client: client)
             return .note(try decode(outcome, what: "the new note"))
         case .edit(let id, let title, let body):
             // The note as the server has it now, so the edit is sent over that version (If-Match); with the server
@@ -39,11 +40,19 @@ extension NotesCommand {
             var value: JSON.Object = ["id": .number(JSON.Number(id))]
             switch await readForEdit(id, client: client) {
             case .success(let (_, etag, bytes)):
+                // Saved as the server's version; the local value stays the latest waiting write, if any, so this
+                // edit is made over that (its PATCH then holds only what differs from the server).
                 try? await database?.saveServerVersion(Note.self, id: String(id), json: bytes, etag: etag)
-                if case .object(let object) = try? JSON(parsing: bytes) { value = object }
+                let local = (try? await database?.localValue(Note.self, id: String(id))) ?? bytes
+                if case .object(let object) = try? JSON(parsing: local) { value = object }
             case .failure(let error):
                 if error.status?.code == 404 { throw .failure("note \(id) does not exist") }
                 if !Outbox.isTransient(error) { throw APIEnvironment.failure(error, "cannot read note \(id)") }
+                if let local = try? await database?.localValue(Note.self, id: String(id)),
+                    case .object(let object) = try? JSON(parsing: local)
+                {
+                    value = object
+                }
             }
             if let title { value["title"] = .string(title) }
             if let body { value["body"] = .string(body) }
@@ -64,10 +73,11 @@ extension NotesCommand {
     /// A write of a note for the outbox.
     struct OutboxDraft: Sendable {
         var kind: OutboxEntry.Kind
-        var id: Int
+        /// `nil` for a create: the database chooses a temporary id.
+        var id: Int?
         var value: Data?
 
-        init(kind: OutboxEntry.Kind, id: Int, value: Note? = nil) {
+        init(kind: OutboxEntry.Kind, id: Int?, value: Note? = nil) {
             self.kind = kind
             self.id = id
             self.value = value.flatMap { try? TetherJSONEncoder().encode($0) }
@@ -116,7 +126,7 @@ extension NotesCommand {
         let entry: OutboxEntry
         do {
             entry = try await outbox.enqueue(
-                type: Note.self, id: String(draft.id), kind: draft.kind, value: draft.value)
+                type: Note.self, id: draft.id.map { String($0) } ?? "", kind: draft.kind, value: draft.value)
         } catch {
             throw .failure("cannot save the write on this device: \(error.message)")
         }

@@ -74,7 +74,9 @@ public actor Outbox {
     }
 
     /// Saves a write in the outbox, before anything is sent: `value` is the entity as the user left it (JSON; for
-    /// an update it may hold only the fields to change), `nil` for a delete. The body is made at the first
+    /// an update it may hold only the fields to change), `nil` for a delete. For a create, an empty `id` lets the
+    /// database choose a temporary id below every one it holds (in the same transaction, so concurrent processes
+    /// never share one); the entry's ``OutboxEntry/entityID`` says which. The body is made at the first
     /// attempt: a create sends `value` without its `id`, an update the fields that differ from the server's version
     /// the database knows (all of them when it knows none).
     ///
@@ -102,11 +104,30 @@ public actor Outbox {
         try await database.outboxEntries()
     }
 
-    /// Sends entry `id` (when it is its entity's first and no other process holds it), retrying transient failures
-    /// within `retries`.
+    /// Sends entry `id`, after the earlier writes of the same entity that still wait (each with `retries`),
+    /// retrying transient failures within `retries`. Another process holding an entry, or an earlier write that
+    /// fails or stays pending, leaves this one queued.
     ///
     /// - Returns: the outcome; ``OutboxOutcome/pending(_:)`` when it is still queued.
     public func send(_ id: Int64, retries: Retries = Retries()) async -> OutboxOutcome {
+        if let all = try? await database.outboxEntries(), let entry = all.first(where: { $0.id == id }) {
+            for earlier in all
+            where earlier.id < id && earlier.entityType == entry.entityType && earlier.entityID == entry.entityID {
+                guard earlier.state == .queued else {
+                    return .pending(StoreError(pending: .database("an earlier change of this entity was refused")))
+                }
+                switch await sendOne(earlier.id, retries: retries) {
+                case .confirmed: continue
+                case .failed(let error), .pending(let error):
+                    return .pending(StoreError(pending: error.kind))
+                }
+            }
+        }
+        return await sendOne(id, retries: retries)
+    }
+
+    /// Sends entry `id` alone (it must be its entity's first), retrying transient failures within `retries`.
+    private func sendOne(_ id: Int64, retries: Retries) async -> OutboxOutcome {
         var attempt = 0
         while true {
             attempt += 1
@@ -150,7 +171,7 @@ public actor Outbox {
             if next.isEmpty { break }
             for entry in next {
                 seen.insert(entry.id)
-                let outcome = await send(entry.id, retries: retries)
+                let outcome = await sendOne(entry.id, retries: retries)
                 switch outcome {
                 case .confirmed(let body, _):
                     report.confirmed.append((entry, body))

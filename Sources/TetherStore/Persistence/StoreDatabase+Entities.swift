@@ -67,6 +67,12 @@ extension StoreDatabase {
             next: nil, totalCount: nil, at: Date())
     }
 
+    /// The entity's local value (its latest waiting write, else the server's version), as JSON; `nil` when the
+    /// database has none.
+    public func localValue<Entity: RemoteEntity>(_ type: Entity.Type, id: String) async throws(StoreError) -> Data? {
+        try await loadEntity(type: EntityStore.typeName(type), id: id)?.value
+    }
+
     /// Replaces a query's ids (after a local create or delete changed the list), keeping its other fields.
     func saveQueryIDs(type: String, key: String, ids: [String]) async throws(StoreError) {
         try await write { database in

@@ -1,6 +1,14 @@
 import Foundation
 import TetherJSON
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A new write for the outbox.
 struct OutboxDraft: Sendable {
     var entityType: String
@@ -58,6 +66,31 @@ extension StoreDatabase {
     }
 
     static func enqueue(_ draft: OutboxDraft, at date: Date, in database: Database) throws -> OutboxEntry {
+        var draft = draft
+        if draft.kind == .create {
+            if draft.entityID.isEmpty {
+                // A temporary id below every one this database holds, chosen inside the transaction, so that two
+                // processes creating at once never share one.
+                let smallest = try database.scalarInt(
+                    """
+                    SELECT MIN(m) FROM (
+                      SELECT MIN(CAST(entity_id AS INTEGER)) AS m FROM outbox WHERE entity_id GLOB '-[0-9]*'
+                      UNION ALL SELECT MIN(CAST(id AS INTEGER)) FROM entity WHERE id GLOB '-[0-9]*' AND type = ?)
+                    """, [.text(draft.entityType)])
+                draft.entityID = String(min(smallest, 0) - 1)
+                if let bytes = draft.value, case .object(var object) = try JSON(parsing: bytes) {
+                    object["id"] = .number(JSON.Number(Int64(draft.entityID)!))
+                    draft.value = Data(try JSONWriter().bytes(.object(object)))
+                }
+            } else if try database.scalarInt(
+                "SELECT COUNT(*) FROM outbox WHERE type = ? AND entity_id = ?",
+                [.text(draft.entityType), .text(draft.entityID)]) > 0
+            {
+                // Two creates under one temporary id would be taken for one entity: refuse the second.
+                throw StoreError(
+                    .database("the temporary id \(draft.entityID) is already used by a waiting write"))
+            }
+        }
         let type = DatabaseValue.text(draft.entityType)
         let id = DatabaseValue.text(draft.entityID)
         switch draft.kind {
@@ -126,14 +159,16 @@ extension StoreDatabase {
         return try await read { database in
             let statement = try database.statement(
                 """
-                SELECT \(Self.outboxColumns) FROM outbox o
+                SELECT \(Self.outboxColumns), lease_owner, lease_until FROM outbox o
                 WHERE state = 'queued' AND seq = (SELECT MIN(seq) FROM outbox WHERE type = o.type AND entity_id = o.entity_id)
-                AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)
                 ORDER BY seq
                 """)
-            try statement.bind([.text(owner), .real(now.timeIntervalSince1970)])
             var entries: [OutboxEntry] = []
-            while try statement.step() { entries.append(Self.entry(from: statement)) }
+            while try statement.step() {
+                guard Self.leaseIsFree(owner: statement.text(13), until: statement.double(14), me: owner, now: now)
+                else { continue }
+                entries.append(Self.entry(from: statement))
+            }
             return entries
         }
     }
@@ -150,12 +185,14 @@ extension StoreDatabase {
         return try await write { database in
             let statement = try database.statement(
                 """
-                SELECT \(Self.outboxColumns), prepared, body, if_match FROM outbox o WHERE seq = ? AND state = 'queued'
+                SELECT \(Self.outboxColumns), prepared, body, if_match, lease_owner, lease_until FROM outbox o
+                WHERE seq = ? AND state = 'queued'
                 AND seq = (SELECT MIN(seq) FROM outbox WHERE type = o.type AND entity_id = o.entity_id)
-                AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)
                 """)
-            try statement.bind([.integer(id), .text(owner), .real(now.timeIntervalSince1970)])
-            guard try statement.step() else { return nil }
+            try statement.bind([.integer(id)])
+            guard try statement.step(),
+                Self.leaseIsFree(owner: statement.text(16), until: statement.double(17), me: owner, now: now)
+            else { return nil }
             var entry = Self.entry(from: statement)
             var body = statement.data(14)
             var ifMatch = statement.text(15)
@@ -174,6 +211,14 @@ extension StoreDatabase {
                 ])
             return ClaimedEntry(entry: entry, body: body, ifMatch: ifMatch)
         }
+    }
+
+    /// Whether an entry's lease lets process `me` take it: nobody holds it, `me` does, it ran out, or its holder
+    /// (a process on this machine, named `<pid>-<tag>`) is gone, killed in the middle of a send.
+    static func leaseIsFree(owner: String?, until: Double, me: String, now: Date) -> Bool {
+        guard let owner, owner != me, until >= now.timeIntervalSince1970 else { return true }
+        guard let pid = owner.split(separator: "-").first.flatMap({ Int32($0) }), pid > 0 else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// The request body and `If-Match` for an entry's first attempt.

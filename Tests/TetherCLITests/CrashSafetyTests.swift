@@ -1,0 +1,276 @@
+import Foundation
+import Testing
+import TetherJSON
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The promise of the outbox, tested as a hostile user would: `tether notes add|edit|rm` in child processes
+/// against `tether serve` with random faults, both killed with SIGKILL at random points and restarted; then
+/// `tether sync`. The server must hold exactly what the user did: nothing lost, nothing twice.
+@Suite struct CrashSafetyTests {
+    /// What one command did, as far as the test can know.
+    enum Ending: Equatable {
+        case exited(Int32)
+        case killed
+    }
+
+    struct Operation {
+        enum Kind {
+            case add(String)
+            case edit(id: Int, title: String)
+            case remove(id: Int)
+        }
+        var kind: Kind
+        var result: Ending
+        /// The id a confirmed add printed.
+        var id: Int?
+    }
+
+    @Test(.timeLimit(.minutes(5)))
+    func killedCommandsAndAKilledServerLoseNothingAndApplyNothingTwice() async throws {
+        guard let tether = TmuxSession.tether else {
+            print("skipped: the tether executable is not built beside the tests")
+            return
+        }
+        let (report, problems) = try await onThread {
+            try Self.scenario(tether: tether, operations: 160, seed: 20_261_202)
+        }
+        print(report)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// A deterministic stream of numbers for the scenario's choices.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    }
+
+    static func scenario(tether: String, operations count: Int, seed: UInt64) throws -> (String, [String]) {
+        var problems: [String] = []
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-kill9-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("db.json")
+        try Data(#"{"notes": []}"#.utf8).write(to: database)
+        let port = try freePort()
+        let api = "http://127.0.0.1:\(port)"
+        var environment = ["HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path]
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+
+        func startServer(faults: Bool) throws -> ChildProcess {
+            var arguments = [
+                "serve", database.path, "--port", String(port), "--no-rate-limit",
+            ]
+            if faults { arguments += ["--reset-rate", "0.15", "--fail-rate", "0.05", "--seed", String(seed)] }
+            let server = try ChildProcess(tether, arguments, environment: environment, outputIn: folder)
+            try waitForPort(port, server: server)
+            return server
+        }
+
+        var random = Random(state: seed)
+        var server = try startServer(faults: true)
+        var operations: [Operation] = []
+        var live: [Int] = []  // notes whose creation was confirmed and that no command removed
+        var serverKills = 0
+        for index in 0..<count {
+            // Every 40 commands the server is killed, and stays down for 4 commands (they exit 3, kept).
+            if index > 0 && index % 40 == 0 {
+                server.killNow()
+                serverKills += 1
+            }
+            if index % 40 == 4 && server.hasEnded {
+                server = try startServer(faults: true)
+            }
+            let kind: Operation.Kind
+            let choice = random.below(100)
+            if live.isEmpty || choice < 50 {
+                kind = .add("k9 add \(index)")
+            } else if choice < 85 {
+                kind = .edit(id: live[random.below(live.count)], title: "k9 edit \(index)")
+            } else {
+                let position = random.below(live.count)
+                kind = .remove(id: live[position])
+                live.remove(at: position)
+            }
+            let arguments: [String]
+            switch kind {
+            case .add(let title): arguments = ["notes", "add", "--title", title, "--json", "--api", api]
+            case .edit(let id, let title): arguments = ["notes", "edit", String(id), "--title", title, "--api", api]
+            case .remove(let id): arguments = ["notes", "rm", String(id), "--api", api]
+            }
+            let child = try ChildProcess(tether, arguments, environment: environment, outputIn: folder)
+            var result: Ending
+            if random.below(100) < 30 {
+                usleep(UInt32(random.below(150_000)))
+                result = child.hasEnded ? .exited(child.wait()) : .killed
+                if result == .killed { child.killNow() }
+            } else {
+                result = .exited(child.wait())
+            }
+            var id: Int?
+            if case .add = kind, result == .exited(0) {
+                id = (try? JSON(parsing: child.stdout))?["id"]?.int
+                if let id { live.append(id) }
+            }
+            if case .exited(let status) = result, status != 0 && status != 3 {
+                problems.append("\(arguments.joined(separator: " ")) exited \(status): \(child.stderr)")
+            }
+            operations.append(Operation(kind: kind, result: result, id: id))
+        }
+        server.killNow()
+        serverKills += 1
+        server = try startServer(faults: false)
+        defer { server.killNow() }
+
+        var syncRuns = 0
+        var synced = false
+        var lastSync = ""
+        while !synced && syncRuns < 5 {
+            syncRuns += 1
+            let sync = try ChildProcess(tether, ["sync", "--api", api], environment: environment, outputIn: folder)
+            synced = sync.wait() == 0
+            lastSync = sync.stdout + sync.stderr
+        }
+        if !synced { problems.append("tether sync left writes waiting: \(lastSync)") }
+
+        // The server's notes, from its file (replaced atomically on every write).
+        guard let notes = try JSON(parsing: Data(contentsOf: database))["notes"]?.array else {
+            return ("no notes in the server's file", ["no notes in the server's file"])
+        }
+        var titleOf: [Int: String] = [:]
+        for note in notes { if let id = note["id"]?.int { titleOf[id] = note["title"]?.string } }
+
+        var counts = (confirmed: 0, kept: 0, killed: 0)
+        // Notes any remove was issued for (killed or not): their adds may be gone.
+        var removeIssued = Set<Int>()
+        let confirmedIDs = Set(operations.compactMap(\.id))
+        for operation in operations { if case .remove(let id) = operation.kind { removeIssued.insert(id) } }
+        // Every add: once if it exited 0 or 3 (kept, then sent by sync), at most once if killed; never twice.
+        // Every edit: the note's final title is the last edit that exited 0 or 3, or a killed edit after it.
+        // Every remove that exited 0 or 3: the note is gone.
+        var allowedTitles: [Int: Set<String>] = [:]
+        var removed = Set<Int>()
+        var sureEdits = Set<Int>()
+        var addedTitles: [String] = []
+        for operation in operations {
+            switch operation.result {
+            case .exited(0): counts.confirmed += 1
+            case .exited: counts.kept += 1
+            case .killed: counts.killed += 1
+            }
+            let sure = operation.result != .killed
+            switch operation.kind {
+            case .add(let title):
+                addedTitles.append(title)
+                if let id = operation.id {
+                    // Confirmed with its id: there, unless a remove was issued for it.
+                    if titleOf[id] == nil && !removeIssued.contains(id) {
+                        problems.append("\(title) (note \(id)) is not on the server after exit 0")
+                    }
+                } else {
+                    // Kept (exit 3): there once after the sync; killed: at most once. No id was printed, so no
+                    // later command touched it, and it keeps its title.
+                    let found = notes.filter {
+                        $0["title"]?.string == title && !confirmedIDs.contains($0["id"]?.int ?? 0)
+                    }
+                    .count
+                    if found > 1 || (sure && found != 1) {
+                        problems.append("\(title): \(found) on the server after \(operation.result)")
+                    }
+                }
+            case .edit(let id, let title):
+                if sure {
+                    allowedTitles[id] = [title]
+                    sureEdits.insert(id)
+                } else {
+                    allowedTitles[id, default: []].insert(title)
+                }
+            case .remove(let id):
+                if sure { removed.insert(id) }
+            }
+        }
+        for id in removed where titleOf[id] != nil { problems.append("note \(id) was removed but is still there") }
+        for (id, titles) in allowedTitles where !removed.contains(id) {
+            guard let title = titleOf[id] else { continue }
+            let original = addedTitles.contains(title) && !sureEdits.contains(id)
+            if !titles.contains(title) && !original {
+                problems.append("note \(id) is '\(title)', expected one of \(titles)")
+            }
+        }
+        if Set(notes.compactMap { $0["id"]?.int }).count != notes.count { problems.append("repeated ids") }
+        // Nothing twice: a note the test did not see confirmed must be an unconfirmed add, under its own title.
+        let unconfirmedTitles = Set(
+            operations.compactMap { operation -> String? in
+                if case .add(let title) = operation.kind, operation.id == nil { return title }
+                return nil
+            })
+        for note in notes where !confirmedIDs.contains(note["id"]?.int ?? 0) {
+            let title = note["title"]?.string ?? ""
+            if !unconfirmedTitles.contains(title) { problems.append("an extra note on the server: \(note)") }
+        }
+        let report =
+            "kill -9: \(operations.count) commands (\(counts.confirmed) exit 0, \(counts.kept) exit 3, "
+            + "\(counts.killed) killed), server killed \(serverKills) times, \(syncRuns) sync run(s), "
+            + "\(notes.count) notes on the server, \(problems.count) problem(s)"
+        return (report, problems)
+    }
+
+    /// A port nothing listens on now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw SpawnError(message: "bind failed") }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Waits (up to 20 s) until something accepts connections on `port`.
+    static func waitForPort(_ port: Int, server: ChildProcess) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if server.hasEnded { throw SpawnError(message: "tether serve ended: \(server.stderr)") }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            close(fd)
+            if connected == 0 { return }
+            usleep(20_000)
+        }
+        throw SpawnError(message: "tether serve did not listen on \(port)")
+    }
+
+    /// Runs `body` on a thread of its own (it blocks on child processes), off the concurrency pool.
+    func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Swift.Result { try body() }) }
+        }
+    }
+}
