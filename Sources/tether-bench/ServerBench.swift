@@ -37,6 +37,9 @@ enum ServerBench {
     static let routes = ["/posts/1", "/posts?_page=1"]
 
     static func run(_ options: BenchOptions) -> Int32 {
+        // Acknowledgements of concurrent writes (no wrk or nginx needed).
+        let writeAck = ServerWriteBench.run(quick: options.quick)
+        if let writeAck, writeAck > 1, options.check { return 1 }
         guard ensureTools() else {
             print("server SKIP: wrk and nginx are not installed and 'apt-get install -y wrk nginx' failed")
             return 0

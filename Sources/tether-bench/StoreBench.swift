@@ -86,10 +86,15 @@ enum StoreBench {
             Bench.note("# memory-per-entity: skipped (no mallinfo2 on this platform)")
         }
 
-        let pass = ingestRatio <= 1.5 && notifyRatio <= 1 && !(memoryRatio > 1.5)
+        // 4. The database and the outbox.
+        let disk = await StorePersistenceBench.measure(options, page: Data(bytes), count: count)
+
+        let pass = ingestRatio <= 1.5 && notifyRatio <= 1 && !(memoryRatio > 1.5) && disk.pass
         Bench.emit(
             "store summary ingest=\(Bench.format(ingestRatio, 2))x notify=\(Bench.format(notify, 0))us "
-                + "memory=\(Bench.format(memoryRatio, 2))x \(pass ? "PASS" : "FAIL")")
+                + "memory=\(Bench.format(memoryRatio, 2))x persisted-ingest=\(Bench.format(disk.ingest, 2))x "
+                + "cold-start=\(Bench.format(disk.coldStart, 2))x enqueue=\(Bench.format(disk.enqueue, 2))x "
+                + "outbox=\(Bench.format(disk.outbox, 2))x \(pass ? "PASS" : "FAIL")")
         return options.check && !pass ? 1 : 0
     }
 

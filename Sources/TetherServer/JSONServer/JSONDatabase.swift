@@ -32,6 +32,11 @@ public actor JSONDatabase {
     public nonisolated let foreignKeySuffix: String
 
     private nonisolated let published: SnapshotBox
+    /// Where writes run: a queue of the database's own, never a connection's thread (see ``WriterExecutor``).
+    private nonisolated let writer = WriterExecutor()
+
+    /// The database's executor: its own serial queue.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { writer.asUnownedSerialExecutor() }
     private var state: DatabaseState
     var idempotency: IdempotencyStore
 

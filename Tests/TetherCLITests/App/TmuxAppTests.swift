@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TetherAPIs
 import TetherServer
@@ -90,4 +91,75 @@ struct TmuxAppTests {
         try await tmux.waitFor("TETHER-DONE")
         await server.stop()
     }
+
+    @Test func anEditMadeWithTheServerDownIsKeptAcrossRestartsAndArrivesOnce() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let patches = RequestCounter()
+        var server = try await TetherServerApp.start(
+            .init(writes: .inMemory, accessLog: { line in if line.hasPrefix("PATCH /notes/3 ") { patches.add() } }))
+        let port = server.port
+        let api = "--screen notes --api http://127.0.0.1:\(port)"
+
+        // 1. Online: the list loads (and is saved on disk). Then the server goes away and note 3 is edited.
+        do {
+            let tmux = try TmuxSession(Self.command(api, folder: folder), width: 100, height: 26)
+            try await tmux.waitFor("the notes") { $0.range(of: #"[0-9]+ notes"#, options: .regularExpression) != nil }
+            await server.stop()
+            try tmux.send("Down", "Down", "Enter")
+            try await tmux.waitFor("e edit")
+            try tmux.send("e")
+            try tmux.send("C-u")
+            try tmux.send("メモ三番 offline", literally: true)
+            try tmux.send("C-s")
+            let waiting = try await tmux.waitFor("waiting to send") { $0.contains("⏸ waiting to send") }
+            #expect(waiting.contains("1 waiting to send"))
+            #expect(waiting.contains("offline"))
+            try tmux.send("Escape")
+            try await tmux.waitFor("the edit in the list") { $0.contains("メモ三番 offline") }
+            // Quitting says the change is kept.
+            try tmux.send("q")
+            try await tmux.waitFor("the quit question") { $0.contains("not on the server yet") }
+            try tmux.send("y")
+            try await tmux.waitFor("TETHER-DONE")
+            _ = await tmux.stop()
+        }
+
+        // 2. A restart with the server still down shows the last known list, with the edit, from disk.
+        do {
+            let tmux = try TmuxSession(Self.command(api, folder: folder), width: 100, height: 26)
+            let screen = try await tmux.waitFor("the list from disk") { $0.contains("メモ三番 offline") }
+            #expect(screen.contains("1 waiting to send"))
+            try tmux.send("q")
+            try await tmux.waitFor("the quit question") { $0.contains("not on the server yet") }
+            try tmux.send("y")
+            try await tmux.waitFor("TETHER-DONE")
+            _ = await tmux.stop()
+        }
+        #expect(patches.count == 0)
+
+        // 3. The server is back (on the same address): the next launch sends the edit, once.
+        server = try await TetherServerApp.start(
+            .init(
+                writes: .inMemory, port: port,
+                accessLog: { line in if line.hasPrefix("PATCH /notes/3 ") { patches.add() } }))
+        do {
+            let tmux = try TmuxSession(Self.command(api, folder: folder), width: 100, height: 26)
+            try await tmux.waitFor("the edit sent") { !$0.contains("waiting to send") && $0.contains("メモ三番 offline") }
+            let note = try await HTTPClient(baseURL: server.baseURL).send(Request<Note>(path: "/notes/3")).value
+            #expect(note.title == "メモ三番 offline")
+            try tmux.send("q")
+            try await tmux.waitFor("TETHER-DONE")
+            _ = await tmux.stop()
+        }
+        #expect(patches.count == 1)
+        await server.stop()
+    }
+}
+
+/// Counts lines of an access log, from the server's threads.
+final class RequestCounter: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }

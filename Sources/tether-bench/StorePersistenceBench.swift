@@ -1,0 +1,300 @@
+internal import CSQLite
+internal import Foundation
+internal import TetherJSON
+internal import TetherServer
+internal import TetherStore
+
+/// The store's database and outbox, in `tether-bench store` (wall-clock time: the disk work runs on the database's
+/// own queue, so a thread's CPU time would miss it). Cases, `store <case> <value> <unit> <ratio>`:
+/// - `persisted-ingest-10k`: decoding a 10,000-item Rakuten page, putting it into a store with a database and
+///   waiting until it is committed, against the same into a store in memory; ratio = persisted / memory (target
+///   ≤ 2).
+/// - `cold-start`: opening a database that holds 10,000 items in 100 queries of 100 and showing the first query's
+///   first 30 items, against opening it through the C API and reading and decoding the same 30 rows; ratio ≤ 1.5.
+/// - `enqueue`: saving one edit in the outbox (committed), against a raw `INSERT` and `COMMIT` of the same bytes
+///   with the same `synchronous` setting (NORMAL, WAL); ratio ≤ 1.3.
+/// - `outbox-1000`: 1,000 edits through a store's outbox to the local server, against the same 1,000 PATCHes sent
+///   directly; ratio = throughput through the outbox / directly (target ≥ 0.8).
+@MainActor
+enum StorePersistenceBench {
+    struct Results {
+        var ingest = Double.nan
+        var coldStart = Double.nan
+        var enqueue = Double.nan
+        var outbox = Double.nan
+
+        var pass: Bool { ingest <= 2 && coldStart <= 1.5 && enqueue <= 1.3 && outbox >= 0.8 }
+    }
+
+    static func measure(_ options: BenchOptions, page bytes: Data, count: Int) async -> Results {
+        var results = Results()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-bench-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rounds = options.quick ? 3 : 9
+
+        // 1. Persisted ingest.
+        var memory: [Double] = []
+        var persisted: [Double] = []
+        for round in 0..<(rounds + 1) {
+            let start = Bench.now()
+            do {
+                let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
+                let store = EntityStore(client: StoreBench.offlineClient, configuration: StoreBench.quiet)
+                store.insert(page.items.map(\.item))
+                blackHole(store)
+            } catch {
+                Bench.note("# persisted-ingest: \(error)")
+                return results
+            }
+            let middle = Bench.now()
+            do {
+                let url = folder.appendingPathComponent("ingest-\(round).sqlite")
+                let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
+                let store = EntityStore(
+                    client: StoreBench.offlineClient, database: try StoreDatabase(url: url),
+                    configuration: StoreBench.quiet)
+                store.insert(page.items.map(\.item))
+                await store.flush()
+                blackHole(store)
+            } catch {
+                Bench.note("# persisted-ingest: \(error)")
+                return results
+            }
+            let end = Bench.now()
+            if round > 0 {
+                memory.append(middle - start)
+                persisted.append(end - middle)
+            }
+        }
+        results.ingest = median(persisted) / median(memory)
+        Bench.emit(
+            "store persisted-ingest-\(count / 1000)k \(Bench.format(median(persisted) * 1000, 2)) ms "
+                + Bench.format(results.ingest, 3))
+        Bench.note("#   in memory \(Bench.format(median(memory) * 1000, 2)) ms")
+
+        // 2. Cold start.
+        let coldURL = folder.appendingPathComponent("cold.sqlite")
+        guard let firstKey = await makeColdDatabase(at: coldURL, page: bytes) else { return results }
+        var ours: [Double] = []
+        var raw: [Double] = []
+        for round in 0..<(rounds * 3 + 1) {
+            let start = Bench.now()
+            let shown = await coldStart(coldURL, key: firstKey)
+            let middle = Bench.now()
+            let read = rawRead(coldURL, key: firstKey)
+            let end = Bench.now()
+            if shown != 30 || read != 30 { Bench.note("# cold-start: \(shown) and \(read) items, expected 30") }
+            if round > 0 {
+                ours.append(middle - start)
+                raw.append(end - middle)
+            }
+        }
+        results.coldStart = median(ours) / median(raw)
+        Bench.emit(
+            "store cold-start \(Bench.format(median(ours) * 1e6, 0)) us \(Bench.format(results.coldStart, 3))")
+        Bench.note("#   raw C API open, read and decode \(Bench.format(median(raw) * 1e6, 0)) us")
+
+        // 3. Enqueue.
+        let edits = options.quick ? 300 : 2_000
+        let enqueueTimes = await enqueueTimes(folder: folder, edits: edits, page: bytes)
+        results.enqueue = enqueueTimes.ours / enqueueTimes.raw
+        Bench.emit(
+            "store enqueue \(Bench.format(enqueueTimes.ours * 1e6, 1)) us \(Bench.format(results.enqueue, 3))")
+        Bench.note("#   raw INSERT + COMMIT \(Bench.format(enqueueTimes.raw * 1e6, 1)) us")
+
+        // 4. Throughput through the outbox.
+        if let (direct, outbox) = await outboxThroughput(folder: folder, edits: options.quick ? 200 : 1_000) {
+            results.outbox = outbox / direct
+            Bench.emit(
+                "store outbox-\(options.quick ? 200 : 1_000) \(Bench.format(outbox, 0)) edits/s "
+                    + Bench.format(results.outbox, 3))
+            Bench.note("#   directly \(Bench.format(direct, 0)) edits/s")
+        }
+        return results
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    // MARK: - Cold start
+
+    /// Fills a database with the page's items in 100 queries of 100 (copies under new ids past the page's own);
+    /// returns the first query's key.
+    static func makeColdDatabase(at url: URL, page bytes: Data) async -> String? {
+        do {
+            let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
+            var items = page.items.map(\.item)
+            while items.count < 10_000 {
+                var copy = items[items.count % page.items.count]
+                copy.itemCode += "-\(items.count)"
+                items.append(copy)
+            }
+            let store = EntityStore(
+                client: StoreBench.offlineClient, database: try StoreDatabase(url: url), configuration: StoreBench.quiet
+            )
+            for index in 0..<100 {
+                let slice = Array(items[(index * 100)..<(index * 100 + 100)])
+                let query = store.query(
+                    Query<RakutenItem>(key: "search-\(index)") { _, _ in Page(items: slice, next: nil) })
+                await query.load()
+            }
+            await store.flush()
+            return "search-0"
+        } catch {
+            Bench.note("# cold-start: \(error)")
+            return nil
+        }
+    }
+
+    /// Opens the database in a new store and waits for the query's saved items; how many of the first 30 showed.
+    static func coldStart(_ url: URL, key: String) async -> Int {
+        guard let database = try? StoreDatabase(url: url) else { return 0 }
+        let store = EntityStore(client: StoreBench.offlineClient, database: database, configuration: StoreBench.quiet)
+        let query = store.query(Query<RakutenItem>(key: key) { _, _ in Page(items: [], next: nil) })
+        while query.ids.isEmpty && !query.isFromDisk {
+            await Task.yield()
+        }
+        return query.items.prefix(30).count
+    }
+
+    /// The same through the C API: open, read the query's ids, read and decode its first 30 rows.
+    nonisolated static func rawRead(_ url: URL, key: String) -> Int {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else { return 0 }
+        defer { sqlite3_close_v2(handle) }
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(handle, "SELECT ids FROM query WHERE type = ?1 AND key = ?2", -1, &statement, nil)
+        let type = String(reflecting: RakutenItem.self)
+        sqlite3_bind_text(statement, 1, type, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        sqlite3_bind_text(statement, 2, key, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return 0 }
+        let ids = (try? JSON(parsing: String(cString: text)))?.array?.compactMap(\.string) ?? []
+        sqlite3_finalize(statement)
+        sqlite3_prepare_v2(handle, "SELECT value FROM entity WHERE type = ?1 AND id = ?2", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        let decoder = TetherJSONDecoder()
+        var decoded = 0
+        for id in ids.prefix(30) {
+            sqlite3_reset(statement)
+            sqlite3_bind_text(statement, 1, type, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            sqlite3_bind_text(statement, 2, id, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            guard sqlite3_step(statement) == SQLITE_ROW, let blob = sqlite3_column_blob(statement, 0) else { continue }
+            let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, 0)))
+            if (try? decoder.decode(RakutenItem.self, from: bytes)) != nil { decoded += 1 }
+        }
+        return decoded
+    }
+
+    // MARK: - Enqueue
+
+    /// The median seconds to enqueue one edit (committed) through the outbox, and for a raw INSERT + COMMIT of the
+    /// same bytes.
+    static func enqueueTimes(folder: URL, edits: Int, page bytes: Data) async -> (ours: Double, raw: Double) {
+        guard let page = try? TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes),
+            let database = try? StoreDatabase(url: folder.appendingPathComponent("enqueue.sqlite"))
+        else { return (.nan, .nan) }
+        let items = page.items.map(\.item)
+        let values = items.prefix(100).compactMap { try? TetherJSONEncoder().encode($0) }
+        let outbox = Outbox(database: database, client: StoreBench.offlineClient)
+        var ours: [Double] = []
+        for index in 0..<edits {
+            let item = items[index % 100]
+            let start = Bench.now()
+            _ = try? await outbox.enqueue(
+                type: RakutenItem.self, id: item.itemCode, kind: .update, value: values[index % 100])
+            ours.append(Bench.now() - start)
+        }
+        let raw = rawInserts(folder.appendingPathComponent("raw.sqlite"), values: values, count: edits)
+        return (median(ours), median(raw))
+    }
+
+    nonisolated static func rawInserts(_ url: URL, values: [Data], count: Int) -> [Double] {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
+            let handle
+        else { return [] }
+        defer { sqlite3_close_v2(handle) }
+        sqlite3_exec(handle, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", nil, nil, nil)
+        sqlite3_exec(
+            handle, "CREATE TABLE edits (seq INTEGER PRIMARY KEY, key TEXT, value BLOB, created_at REAL)", nil, nil,
+            nil)
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(handle, "INSERT INTO edits (key, value, created_at) VALUES (?, ?, ?)", -1, &statement, nil)
+        defer { sqlite3_finalize(statement) }
+        var times: [Double] = []
+        for index in 0..<count {
+            let start = Bench.now()
+            sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+            sqlite3_reset(statement)
+            sqlite3_bind_text(statement, 1, "key-\(index)", -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            values[index % values.count].withUnsafeBytes { buffer in
+                _ = sqlite3_bind_blob(
+                    statement, 2, buffer.baseAddress, Int32(buffer.count),
+                    unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+            sqlite3_bind_double(statement, 3, Date().timeIntervalSince1970)
+            sqlite3_step(statement)
+            sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+            times.append(Bench.now() - start)
+        }
+        return times
+    }
+
+    // MARK: - Outbox throughput
+
+    /// Edits per second sent directly and through a store's outbox, against the local server.
+    static func outboxThroughput(folder: URL, edits: Int) async -> (direct: Double, outbox: Double)? {
+        guard let app = try? await TetherServerApp.start(.init(writes: .inMemory, rakutenRateLimit: false)) else {
+            Bench.note("# outbox: the local server did not start")
+            return nil
+        }
+        let client = HTTPClient(baseURL: app.baseURL) { $0.retryPolicy = .never }
+        let ids = Array(1...20)
+        // Warm up the connection and the server.
+        for id in ids { _ = try? await client.send(Request<BenchNote>(path: "/notes/\(id)")) }
+        let directStart = Bench.now()
+        for index in 0..<edits {
+            let id = ids[index % ids.count]
+            let body = ["title": "direct \(index)"]
+            _ = try? await client.send(
+                Request<BenchNote>(path: "/notes/\(id)", method: .patch, body: .json(body)))
+        }
+        let direct = Double(edits) / (Bench.now() - directStart)
+        guard let database = try? StoreDatabase(url: folder.appendingPathComponent("outbox.sqlite")) else {
+            await app.stop()
+            return nil
+        }
+        var configuration = StoreBench.quiet
+        configuration.updateMethod = .patch
+        let store = EntityStore(client: client, database: database, configuration: configuration)
+        var notes: [BenchNote] = []
+        for id in ids {
+            let state = store.entity(BenchNote.self, id: id)
+            await state.load()
+            if let value = state.value { notes.append(value) }
+        }
+        let outboxStart = Bench.now()
+        for index in 0..<edits {
+            var note = notes[index % notes.count]
+            note.title = "outbox \(index)"
+            _ = try? await store.update(note)
+        }
+        let outbox = Double(edits) / (Bench.now() - outboxStart)
+        let left = (try? await database.outboxEntries().count) ?? -1
+        if left != 0 { Bench.note("# outbox: \(left) edits left waiting") }
+        await app.stop()
+        return (direct, outbox)
+    }
+}
+
+/// A note of the local server, for the outbox's throughput.
+struct BenchNote: RemoteEntity {
+    static let collectionPath = "/notes"
+    var id: Int
+    var title: String
+    var body: String
+    var updatedAt: String?
+}
