@@ -31,6 +31,8 @@ extension EntityStore {
             table.ingest(response.value, etag: response.headers["ETag"], requestedAt: writeMark)
             if record.status == .loading { record.status = .synced }
             record.changed()
+            if record.lastWrite <= writeMark { persist(response.value, etag: response.headers["ETag"]) }
+            noteNetwork(reachable: true)
         case .failure(let error):
             if error.httpError?.status?.code == 404 {
                 record.status = .deleted

@@ -67,7 +67,9 @@ public final class EntityStore {
     /// A store that opens (or creates) its database at `databaseURL`; `nil` keeps everything in memory.
     ///
     /// A database that cannot be opened, or is damaged (then moved aside, never deleted), leaves the store in
-    /// memory, and ``OutboxStatus/databaseProblem`` says why.
+    /// memory, and ``OutboxStatus/databaseProblem`` says why. This opens the file on the calling thread (a few
+    /// milliseconds, more when its schema migrates); an app on the main actor should rather use
+    /// ``open(client:databaseURL:configuration:)``.
     public convenience init(client: HTTPClient, databaseURL: URL?, configuration: Configuration = Configuration()) {
         var database: StoreDatabase?
         var problem: String?
@@ -80,6 +82,25 @@ public final class EntityStore {
         }
         self.init(client: client, database: database, configuration: configuration)
         outboxStatus.databaseProblem = problem
+    }
+
+    /// A store over the database at `databaseURL`, opened off the main actor (see ``StoreDatabase/open(url:)``);
+    /// as ``init(client:databaseURL:configuration:)`` otherwise.
+    public static func open(
+        client: HTTPClient, databaseURL: URL?, configuration: Configuration = Configuration()
+    ) async -> EntityStore {
+        var database: StoreDatabase?
+        var problem: String?
+        if let databaseURL {
+            do {
+                database = try await StoreDatabase.open(url: databaseURL)
+            } catch {
+                problem = error.kind.databaseMessage ?? error.description
+            }
+        }
+        let store = EntityStore(client: client, database: database, configuration: configuration)
+        store.outboxStatus.databaseProblem = problem
+        return store
     }
 
     /// A store over `database`: queries show their saved results at once (stale) and then refresh; every create,

@@ -320,4 +320,78 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(notes.count == before + 20)
         #expect(Set(notes.map(\.title)).count == notes.count)
     }
+
+    @Test func aConflictKeepsBothVersionsAndKeepingMineSendsItOverTheServersVersion() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let state = store.entity(Note.self, id: 6)
+        await state.load()
+        var mine = try #require(state.value)
+        mine.body = "mine"
+        // Someone else changes the note first: the edit's If-Match no longer holds.
+        let plain = HTTPClient(baseURL: harness.app.baseURL) { $0.retryPolicy = .never }
+        _ = try await plain.send(
+            Request<Note>(path: "/notes/6", method: .patch, body: .json(["title": "theirs"])))
+        let error = await #expect(throws: StoreError.self) { try await store.update(mine) }
+        #expect(error.map { if case .conflict = $0.kind { true } else { false } } == true)
+        #expect(state.writeStatus == .conflict)
+        #expect(state.value?.body == "mine")
+        #expect(await eventually { state.conflict?.server?.title == "theirs" })
+        #expect(store.outboxStatus.count == 1)
+
+        try await store.resolveConflict(state, keeping: .local)
+        let server = try await harness.serverNotes().first { $0.id == 6 }
+        #expect(server?.body == "mine")
+        #expect(state.writeStatus == nil)
+        #expect(state.conflict == nil)
+        #expect(store.outboxStatus.count == 0)
+    }
+
+    @Test func takingTheServersVersionDropsTheEdit() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let state = store.entity(Note.self, id: 7)
+        await state.load()
+        var mine = try #require(state.value)
+        mine.title = "mine"
+        harness.faults.set("status=412", for: .patch)
+        await #expect(throws: StoreError.self) { try await store.update(mine) }
+        harness.faults.clear()
+        #expect(state.writeStatus == .conflict)
+        try await store.resolveConflict(state, keeping: .server)
+        #expect(state.value?.title != "mine")
+        #expect(state.writeStatus == nil)
+        #expect(store.outboxStatus.count == 0)
+        #expect(try await harness.serverNotes().first { $0.id == 7 }?.title != "mine")
+    }
+
+    @Test func theDiskKeepsToItsCacheTimeAndEntityLimitButNeverDropsWaitingWrites() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-prune-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try StoreDatabase(url: folder.appendingPathComponent("prune.sqlite"))
+        let old = Date(timeIntervalSinceNow: -10 * 24 * 3600)
+        let rows = (1...10).map { EntityRow(id: String($0), value: Data(#"{"id":\#($0),"title":"t","body":""}"#.utf8)) }
+        try await database.savePage(
+            type: "Note", rows: Array(rows[0..<4]), query: "/old", ids: ["1", "2", "3", "4"], next: nil,
+            totalCount: nil, at: old)
+        try await database.savePage(
+            type: "Note", rows: Array(rows[4..<10]), query: "/new", ids: ["5", "6", "7", "8", "9", "10"], next: nil,
+            totalCount: nil, at: Date())
+        // An edit of note 2 waits: it stays, whatever its age.
+        _ = try await database.enqueue(
+            OutboxDraft(
+                entityType: "Note", entityID: "2", collectionPath: "/notes", kind: .update, method: "PATCH",
+                value: Data(#"{"id":2,"title":"edited","body":""}"#.utf8)))
+        let (queries, entities) = try await database.prune(
+            now: Date(), maximumAge: .seconds(7 * 24 * 3600), maximumEntities: 5)
+        #expect(queries == 1)
+        #expect(try await database.loadQuery(type: "Note", key: "/old") == nil)
+        #expect(try await database.loadEntity(type: "Note", id: "1") == nil)
+        #expect(try await database.loadEntity(type: "Note", id: "2")?.value != nil)
+        let left = try await database.read { try Int($0.scalarInt("SELECT COUNT(*) FROM entity")) }
+        #expect(left <= 6)
+        #expect(entities >= 3)
+    }
 }

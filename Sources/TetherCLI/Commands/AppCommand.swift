@@ -115,7 +115,7 @@ enum AppCommand {
                 exit(error.exitCode)
             }
             let variables = ProcessInfo.processInfo.environment
-            let context = AppContext(
+            let context = await AppContext.open(
                 apiClient: environment.client, itemClient: environment.rakuten,
                 serverDescription: environment.serverDescription,
                 apiDatabase: APIEnvironment.storeDatabaseURL(options.api, variables: variables),

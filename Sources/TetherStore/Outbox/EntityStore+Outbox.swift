@@ -108,8 +108,10 @@ extension EntityStore {
         let table = table(for: Entity.self)
         let record = table.record(for: entity.id)
         let bytes: Data
+        let serverBytes: Data?
         do {
             bytes = try TetherJSONEncoder().encode(entity)
+            serverBytes = try record.serverValue.map { try TetherJSONEncoder().encode($0) }
         } catch {
             throw StoreError(.encoding("\(error)"))
         }
@@ -126,7 +128,7 @@ extension EntityStore {
         let draft = OutboxDraft(
             entityType: Self.typeName(Entity.self), entityID: String(describing: entity.id),
             collectionPath: Entity.collectionPath, kind: .update, method: configuration.updateMethod.rawValue,
-            value: bytes)
+            value: bytes, serverValue: serverBytes, etag: record.etag)
         let entry: OutboxEntry
         do {
             entry = try await outbox.database.enqueue(draft)
@@ -229,11 +231,13 @@ extension EntityStore {
         record.writeStatus = .queued
         record.changed()
         let entry: OutboxEntry
+        let serverBytes = record.serverValue.flatMap { try? TetherJSONEncoder().encode($0) }
         do {
             entry = try await outbox.database.enqueue(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: id),
-                    collectionPath: Entity.collectionPath, kind: .delete, method: "DELETE", value: nil))
+                    collectionPath: Entity.collectionPath, kind: .delete, method: "DELETE", value: nil,
+                    serverValue: serverBytes, etag: record.etag))
         } catch {
             restore(id, at: positions)
             record.status = .failed

@@ -163,14 +163,23 @@ extension StoreDatabase {
                 """
             var entities = try database.run(
                 "DELETE FROM entity WHERE (fetched_at IS NULL OR fetched_at < ?) AND \(unreferenced)", [.real(cutoff)])
-            entities += try database.run(
-                """
-                DELETE FROM entity WHERE rowid IN (
-                  SELECT e.rowid FROM entity e JOIN (SELECT type, COUNT(*) - ? AS excess FROM entity GROUP BY type) c
-                  ON c.type = e.type AND c.excess > 0
-                  WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.type = e.type AND o.entity_id = e.id)
-                  ORDER BY e.fetched_at LIMIT (SELECT MAX(0, COUNT(*) - ?) FROM entity))
-                """, [.int(maximumEntities), .int(maximumEntities)])
+            let counts = try database.statement("SELECT type, COUNT(*) FROM entity GROUP BY type")
+            var excess: [(String, Int)] = []
+            while try counts.step() {
+                if counts.int(1) > maximumEntities {
+                    excess.append((counts.text(0) ?? "", counts.int(1) - maximumEntities))
+                }
+            }
+            for (type, count) in excess {
+                // The oldest first; never one with a write waiting.
+                entities += try database.run(
+                    """
+                    DELETE FROM entity WHERE type = ?1 AND id IN (
+                      SELECT e.id FROM entity e WHERE e.type = ?1
+                      AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.type = e.type AND o.entity_id = e.id)
+                      ORDER BY e.fetched_at LIMIT ?2)
+                    """, [.text(type), .int(count)])
+            }
             return (queries, entities)
         }
     }

@@ -19,7 +19,11 @@ struct OutboxDraft: Sendable {
     /// The entity as the user left it (creates and updates).
     var value: Data?
     /// The `Idempotency-Key`; one is made when `nil`.
-    var idempotencyKey: String?
+    var idempotencyKey: String? = nil
+    /// The server's version as the caller knows it (JSON) and its ETag, for an entity the database has no row
+    /// of yet: the edit is then sent over that version (`If-Match`, the changed fields).
+    var serverValue: Data? = nil
+    var etag: String? = nil
 }
 
 /// An entry taken for sending: what goes on the wire, frozen at its first attempt so every retry sends the same
@@ -98,21 +102,22 @@ extension StoreDatabase {
             let value: DatabaseValue = draft.value.map { .data($0) } ?? .null
             try database.run(
                 """
-                INSERT INTO entity (type, id, value) VALUES (?1, ?2, ?3)
+                INSERT INTO entity (type, id, value, server_value, etag) VALUES (?1, ?2, ?3, ?4, ?5)
                 ON CONFLICT (type, id) DO UPDATE SET
                   server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
-                    THEN server_value ELSE value END,
-                  value = excluded.value, deleted = 0
-                """, [type, id, value])
+                    THEN server_value ELSE COALESCE(value, excluded.server_value) END,
+                  value = excluded.value, deleted = 0, etag = COALESCE(etag, excluded.etag)
+                """,
+                [type, id, value, draft.serverValue.map { .data($0) } ?? .null, .optionalText(draft.etag)])
         case .delete:
             try database.run(
                 """
-                INSERT INTO entity (type, id, deleted) VALUES (?1, ?2, 1)
+                INSERT INTO entity (type, id, server_value, etag, deleted) VALUES (?1, ?2, ?3, ?4, 1)
                 ON CONFLICT (type, id) DO UPDATE SET
                   server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
-                    THEN server_value ELSE value END,
-                  deleted = 1
-                """, [type, id])
+                    THEN server_value ELSE COALESCE(value, excluded.server_value) END,
+                  deleted = 1, etag = COALESCE(etag, excluded.etag)
+                """, [type, id, draft.serverValue.map { .data($0) } ?? .null, .optionalText(draft.etag)])
         }
         let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
         try database.run(

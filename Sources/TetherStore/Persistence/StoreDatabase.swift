@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 
 #if canImport(Glibc)
@@ -59,6 +60,23 @@ public final class StoreDatabase: Sendable {
         } catch {
             throw StoreError(.database("cannot open the local database \(url.path): \(error)"))
         }
+    }
+
+    /// Opens the database at `url` off the caller's thread (on a dispatch queue), for callers on the main actor:
+    /// opening reads the file and may migrate its schema.
+    ///
+    /// - Throws: ``StoreError`` as ``init(url:)`` does.
+    public static func open(url: URL) async throws(StoreError) -> StoreDatabase {
+        let result: Result<StoreDatabase, StoreError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do throws(StoreError) {
+                    continuation.resume(returning: .success(try StoreDatabase(url: url)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
     }
 
     /// Where the database for the API at `baseURL` lives: `$XDG_DATA_HOME/tether/store-<host>-<port>-<hash>.sqlite`
