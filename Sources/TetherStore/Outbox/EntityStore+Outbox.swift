@@ -17,8 +17,12 @@ extension EntityStore {
             if let smallest = try? await outbox.database.smallestTemporaryIntegerID() {
                 reserveTemporaryIDs(below: smallest)
             }
-            // The disk's cache limits: what is older than the cache time, and entities past the limit, go.
-            _ = try? await outbox.database.prune(now: Date(), maximumAge: age, maximumEntities: limit)
+            // The disk's cache limits (what is older than the cache time, and entities past the limit, go), once
+            // the start is over: it never delays the first screen.
+            Task.detached(priority: .background) {
+                try? await Task.sleep(for: .seconds(10))
+                _ = try? await outbox.database.prune(now: Date(), maximumAge: age, maximumEntities: limit)
+            }
             await self?.refreshOutboxStatus()
             var pause: Duration = .seconds(1)
             while !Task.isCancelled {

@@ -203,6 +203,13 @@ final class Statement {
         if status != SQLITE_OK { throw database.error(status, sql: sql) }
     }
 
+    /// Binds bytes that stay valid until the statement is stepped and reset (SQLite does not copy them).
+    func bind(borrowing bytes: UnsafeRawBufferPointer, at index: Int32) throws(DatabaseError) {
+        let status = sqlite3_bind_blob64(
+            handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), nil)
+        if status != SQLITE_OK { throw database.error(status, sql: sql) }
+    }
+
     /// Binds bytes without copying them into an array first.
     func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws(DatabaseError) {
         let status = sqlite3_bind_blob64(

@@ -87,31 +87,59 @@ extension EntityStore {
         let type = Self.typeName(Entity.self)
         let key = state.key
         state.restoreTask = Task { [weak state] in
-            let restored = await Self.readQuery(Entity.self, type: type, key: key, from: database)
+            // The first screenful at once, then the rest.
+            let first = Self.firstRows
+            let restored = await Self.readQuery(Entity.self, type: type, key: key, limit: first, from: database)
             guard let state else { return }
             state.restoreTask = nil
             guard let restored, state.updatedAt == nil, state.ids.isEmpty else { return }
             state.restore(restored.ids, entities: restored.entities, stored: restored.stored)
+            guard restored.stored.ids.count > first else { return }
+            let rest = Array(restored.stored.ids.dropFirst(first))
+            let more = await Self.readRows(Entity.self, type: type, ids: rest, from: database)
+            let missing = Set(rest.compactMap { Entity.ID($0) }.filter { more[$0] == nil })
+            state.restoreMore(more, missing: missing)
         }
+    }
+
+    /// How many of a query's saved rows are read (and decoded) before it shows them.
+    static let firstRows = 30
+
+    @concurrent
+    private static func readRows<Entity: RemoteEntity>(
+        _: Entity.Type, type: String, ids: [String], from database: StoreDatabase
+    ) async -> [Entity.ID: RestoredEntity<Entity>] {
+        guard let rows = try? await database.loadEntities(type: type, ids: ids) else { return [:] }
+        return decode(rows, ids: ids)
+    }
+
+    private nonisolated static func decode<Entity: RemoteEntity>(
+        _ rows: [String: StoredEntity], ids: [String]
+    ) -> [Entity.ID: RestoredEntity<Entity>] {
+        let decoder = TetherJSONDecoder()
+        var entities: [Entity.ID: RestoredEntity<Entity>] = [:]
+        entities.reserveCapacity(ids.count)
+        for text in ids {
+            guard let row = rows[text], !row.deleted, let bytes = row.value,
+                let value = try? decoder.decode(Entity.self, from: bytes)
+            else { continue }
+            let server = row.serverValue.flatMap { try? decoder.decode(Entity.self, from: $0) }
+            entities[value.id] = RestoredEntity(value: value, serverValue: server, etag: row.etag, fetchedAt: row.fetchedAt)
+        }
+        return entities
     }
 
     @concurrent
     private static func readQuery<Entity: RemoteEntity>(
-        _: Entity.Type, type: String, key: String, from database: StoreDatabase
+        _: Entity.Type, type: String, key: String, limit: Int, from database: StoreDatabase
     ) async -> (ids: [Entity.ID], entities: [Entity.ID: RestoredEntity<Entity>], stored: StoredQuery)? {
-        guard let stored = try? await database.loadQuery(type: type, key: key) else { return nil }
-        let decoder = TetherJSONDecoder()
-        var ids: [Entity.ID] = []
-        var entities: [Entity.ID: RestoredEntity<Entity>] = [:]
-        ids.reserveCapacity(stored.ids.count)
-        for text in stored.ids {
-            guard let row = stored.entities[text], !row.deleted, let bytes = row.value,
-                let value = try? decoder.decode(Entity.self, from: bytes)
-            else { continue }
-            let server = row.serverValue.flatMap { try? decoder.decode(Entity.self, from: $0) }
-            ids.append(value.id)
-            entities[value.id] = RestoredEntity(
-                value: value, serverValue: server, etag: row.etag, fetchedAt: row.fetchedAt)
+        guard let stored = try? await database.loadQuery(type: type, key: key, limit: limit) else { return nil }
+        // The ids, in order; those whose rows are not read yet are known by their text.
+        let entities: [Entity.ID: RestoredEntity<Entity>] = decode(stored.entities, ids: Array(stored.ids.prefix(limit)))
+        // Of the rows read, those gone or deleted here leave the list; the others are known by their text for now.
+        let ids = stored.ids.enumerated().compactMap { offset, text -> Entity.ID? in
+            guard let id = Entity.ID(text) else { return nil }
+            return offset < limit && entities[id] == nil ? nil : id
         }
         return (ids, entities, stored)
     }
@@ -168,18 +196,13 @@ extension EntityStore {
 }
 
 extension QueryState {
-    /// Shows results read from the database: stale (so the next load fetches), marked ``isFromDisk``.
+    /// Shows results read from the database: stale (so the next load fetches), marked ``isFromDisk``. The ids are
+    /// all the saved ones; `entities` may hold only the first of them (``restoreMore(_:)`` brings the rest).
     func restore(_ restoredIDs: [Entity.ID], entities: [Entity.ID: RestoredEntity<Entity>], stored: StoredQuery) {
         var set = Set<Entity.ID>()
         var ordered: [Entity.ID] = []
         for id in restoredIDs where set.insert(id).inserted { ordered.append(id) }
-        for (id, restored) in entities where table.records[id] == nil {
-            let record = EntityState(serverVersion: restored.value, at: restored.fetchedAt ?? stored.fetchedAt)
-            record.store = store
-            if let server = restored.serverValue, server != restored.value { record.serverValue = server }
-            if let etag = restored.etag { record.etag = etag }
-            table.records[id] = record
-        }
+        addRecords(entities, fetchedAt: stored.fetchedAt)
         // Entities created here and not yet confirmed belong in lists that show created entities.
         if definition.includesCreatedEntities {
             for (id, record) in table.records
@@ -199,6 +222,35 @@ extension QueryState {
         isFromDisk = true
         if status == .idle { status = .loaded }
         changed()
+    }
+
+    /// Adds the rest of the saved rows, read after the first ones were shown.
+    func restoreMore(_ entities: [Entity.ID: RestoredEntity<Entity>], missing: Set<Entity.ID>) {
+        guard isFromDisk else { return }
+        let added = addRecords(entities, fetchedAt: updatedAt ?? Date())
+        for id in added where idSet.contains(id) { table.records[id]?.queryReferences += 1 }
+        let gone = missing.filter { idSet.contains($0) && table.records[$0] == nil }
+        if !gone.isEmpty {
+            var set = idSet
+            set.subtract(gone)
+            setIDs(ids.filter { !gone.contains($0) }, set: set)
+        }
+        if !added.isEmpty || !gone.isEmpty { changed() }
+    }
+
+    /// Makes states for restored entities the table does not have; returns their ids.
+    @discardableResult
+    private func addRecords(_ entities: [Entity.ID: RestoredEntity<Entity>], fetchedAt: Date) -> [Entity.ID] {
+        var added: [Entity.ID] = []
+        for (id, restored) in entities where table.records[id] == nil {
+            let record = EntityState(serverVersion: restored.value, at: restored.fetchedAt ?? fetchedAt)
+            record.store = store
+            if let server = restored.serverValue, server != restored.value { record.serverValue = server }
+            if let etag = restored.etag { record.etag = etag }
+            table.records[id] = record
+            added.append(id)
+        }
+        return added
     }
 
     private static func isTemporary(_ id: Entity.ID) -> Bool {

@@ -83,32 +83,42 @@ extension StoreDatabase {
     }
 
     static func upsert(_ rows: [EntityRow], type: String, at date: Date, in database: Database) throws {
-        let statement = try database.statement(
+        // Entities with writes waiting keep their local value (the server's goes beside it); one look-up for the
+        // page, then the plain statement for every other row.
+        var waiting = Set<String>()
+        let pending = try database.statement("SELECT DISTINCT entity_id FROM outbox WHERE type = ?")
+        try pending.bind([.text(type)])
+        while try pending.step() { if let id = pending.text(0) { waiting.insert(id) } }
+        let plain = try database.statement(
             """
             INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (type, id) DO UPDATE SET
-              value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
-                THEN value ELSE excluded.value END,
-              server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
-                THEN excluded.value ELSE NULL END,
-              deleted = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
-                THEN deleted ELSE 0 END,
+            ON CONFLICT (type, id) DO UPDATE SET value = excluded.value, server_value = NULL, deleted = 0,
               etag = excluded.etag, fetched_at = excluded.fetched_at
+            """)
+        let beside = try database.statement(
+            """
+            INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (type, id) DO UPDATE SET server_value = excluded.value, etag = excluded.etag,
+              fetched_at = excluded.fetched_at
             """)
         let time = date.timeIntervalSince1970
         for row in rows {
+            let statement = waiting.contains(row.id) ? beside : plain
             statement.reset()
-            try statement.bind([.text(type), .text(row.id)])
-            try row.value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Void in
-                try statement.bind(bytes: bytes, at: 3)
-            }
+            try statement.bind(at: 1, .text(type))
+            try statement.bind(at: 2, .text(row.id))
             try statement.bind(etag: row.etag, time: time)
-            while try statement.step() {}
+            try row.value.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Void in
+                // Stepped while the bytes are borrowed, so SQLite need not copy them.
+                try statement.bind(borrowing: bytes, at: 3)
+                while try statement.step() {}
+                statement.reset()
+            }
         }
     }
 
-    /// The query's saved ids and the rows they name; `nil` when it was never saved.
-    func loadQuery(type: String, key: String) async throws(StoreError) -> StoredQuery? {
+    /// The query's saved ids and the rows of the first `limit` of them; `nil` when it was never saved.
+    func loadQuery(type: String, key: String, limit: Int = .max) async throws(StoreError) -> StoredQuery? {
         try await read { database in
             let statement = try database.statement(
                 "SELECT ids, next_cursor, total_count, fetched_at FROM query WHERE type = ? AND key = ?")
@@ -118,7 +128,8 @@ extension StoreDatabase {
             let next = statement.text(1).flatMap(Self.decodeCursor)
             let total = statement.optionalInt(2)
             let fetchedAt = Date(timeIntervalSince1970: statement.double(3))
-            let entities = try Self.entities(type: type, ids: ids, in: database)
+            statement.reset()
+            let entities = try Self.entities(type: type, ids: Array(ids.prefix(limit)), in: database)
             return StoredQuery(ids: ids, nextCursor: next, totalCount: total, fetchedAt: fetchedAt, entities: entities)
         }
     }
@@ -141,6 +152,11 @@ extension StoreDatabase {
         return result
     }
 
+    /// The saved rows of `ids`, for a query's rows after its first page.
+    func loadEntities(type: String, ids: [String]) async throws(StoreError) -> [String: StoredEntity] {
+        try await read { database in try Self.entities(type: type, ids: ids, in: database) }
+    }
+
     /// One entity's saved row.
     func loadEntity(type: String, id: String) async throws(StoreError) -> StoredEntity? {
         try await read { database in try Self.entities(type: type, ids: [id], in: database)[id] }
@@ -156,13 +172,19 @@ extension StoreDatabase {
         let cutoff = now.timeIntervalSince1970 - Double(maximumAge.components.seconds)
         return try await write { database in
             let queries = try database.run("DELETE FROM query WHERE fetched_at < ?", [.real(cutoff)])
-            let unreferenced = """
-                NOT EXISTS (SELECT 1 FROM outbox o WHERE o.type = entity.type AND o.entity_id = entity.id)
-                AND NOT EXISTS (SELECT 1 FROM query q, json_each(q.ids) j
-                    WHERE q.type = entity.type AND j.value = entity.id)
+            // The ids the remaining queries name, once, instead of a scan of every query per entity.
+            try database.execute(
                 """
+                CREATE TEMP TABLE IF NOT EXISTS kept (type TEXT, id TEXT, PRIMARY KEY (type, id)) WITHOUT ROWID;
+                DELETE FROM kept;
+                INSERT OR IGNORE INTO kept SELECT q.type, j.value FROM query q, json_each(q.ids) j;
+                """)
             var entities = try database.run(
-                "DELETE FROM entity WHERE (fetched_at IS NULL OR fetched_at < ?) AND \(unreferenced)", [.real(cutoff)])
+                """
+                DELETE FROM entity WHERE (fetched_at IS NULL OR fetched_at < ?)
+                AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.type = entity.type AND o.entity_id = entity.id)
+                AND NOT EXISTS (SELECT 1 FROM kept k WHERE k.type = entity.type AND k.id = entity.id)
+                """, [.real(cutoff)])
             let counts = try database.statement("SELECT type, COUNT(*) FROM entity GROUP BY type")
             var excess: [(String, Int)] = []
             while try counts.step() {

@@ -1,6 +1,10 @@
 /// The tables of a store's database, version by version. A new version is a new migration at the end; a shipped
 /// migration is never changed (databases in users' hands have already run it).
 ///
+/// Entities and queries are ordinary rowid tables with a unique key, not `WITHOUT ROWID`: their rows (a Rakuten
+/// item is about 3 KB of JSON) are far larger than the few hundred bytes `WITHOUT ROWID` suits. An outbox entry's
+/// `seq` is its rowid: new entries always get one above every entry present, which is all the order needs.
+///
 /// - `entity`: one row per entity type and id: the value shown (`value`, the latest local edit while edits wait),
 ///   the last version the server confirmed (`server_value`), its ETag and when it came from the server.
 /// - `query`: one row per query key: the ordered ids (a JSON array of id strings), the next page's cursor, the
@@ -19,8 +23,8 @@ enum StoreSchema {
                     server_value BLOB,
                     etag TEXT,
                     fetched_at REAL,
-                    PRIMARY KEY (type, id)
-                ) WITHOUT ROWID;
+                    UNIQUE (type, id)
+                );
                 CREATE TABLE query (
                     type TEXT NOT NULL,
                     key TEXT NOT NULL,
@@ -28,14 +32,14 @@ enum StoreSchema {
                     next_cursor TEXT,
                     total_count INTEGER,
                     fetched_at REAL NOT NULL,
-                    PRIMARY KEY (type, key)
-                ) WITHOUT ROWID;
+                    UNIQUE (type, key)
+                );
                 """),
         .init(
             name: "outbox",
             sql: """
                 CREATE TABLE outbox (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    seq INTEGER PRIMARY KEY,
                     type TEXT NOT NULL,
                     entity_id TEXT NOT NULL,
                     collection_path TEXT NOT NULL,
