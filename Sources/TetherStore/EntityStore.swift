@@ -55,6 +55,8 @@ public final class EntityStore {
     var persistChain: Task<Void, Never>?
     var outboxLoop: Task<Void, Never>?
     var outboxSignal: WakeSignal?
+    /// Counts this process's changes to ``outboxStatus``, so a slower read of the database cannot undo one.
+    var outboxStatusVersion: UInt64 = 0
     /// Counts edits and the ends of writes: edit numbers, and the marks that tell a read sent before a write ended.
     var editCounter: UInt64 = 0
     private var collector: Task<Void, Never>?

@@ -56,25 +56,41 @@ extension EntityStore {
         outboxSignal?.signal()
     }
 
+    /// Reads the outbox's counts from the database (which other processes write too). A read that a change of
+    /// this process overtook is dropped, so the counts never go back.
     func refreshOutboxStatus() async {
-        guard let database, let summary = try? await database.outboxSummary() else { return }
+        let version = outboxStatusVersion
+        guard let database, let summary = try? await database.outboxSummary(), version == outboxStatusVersion else {
+            return
+        }
         if outboxStatus.count != summary.count { outboxStatus.count = summary.count }
         if outboxStatus.failedCount != summary.failed { outboxStatus.failedCount = summary.failed }
         if outboxStatus.oldest != summary.oldest { outboxStatus.oldest = summary.oldest }
     }
 
-    /// Applies an outbox event to the states it concerns.
+    /// Applies an outbox event to the states it concerns. The counts of ``outboxStatus`` follow the events of this
+    /// process at once; the background loop reads them from the database after each pass (other processes' writes).
     func handle(_ event: OutboxEvent) async {
+        outboxStatusVersion &+= 1
         switch event {
         case .confirmed:
             noteNetwork(reachable: true)
+            outboxStatus.count = max(0, outboxStatus.count - 1)
+            if outboxStatus.count == 0 { outboxStatus.oldest = nil }
         case .transient(_, let error):
             outboxStatus.lastError = error
             if error.isUnreachable { noteNetwork(reachable: false) } else { noteNetwork(reachable: true) }
+            // The background loop takes it from here, with its growing pauses.
+            outboxSignal?.signal()
         case .failed(_, let error):
             outboxStatus.lastError = error
+            outboxStatus.failedCount += 1
             noteNetwork(reachable: true)
-        case .sending, .discarded:
+        case .discarded(let entry, _):
+            outboxStatus.count = max(0, outboxStatus.count - 1)
+            if entry.state != .queued { outboxStatus.failedCount = max(0, outboxStatus.failedCount - 1) }
+            if outboxStatus.count == 0 { outboxStatus.oldest = nil }
+        case .sending:
             break
         }
         let type: String
@@ -85,8 +101,13 @@ extension EntityStore {
             type = confirmation.entry.entityType
         }
         tablesByName[type]?.apply(event)
-        if case .sending = event { return }
-        await refreshOutboxStatus()
+    }
+
+    /// Counts a write just saved in the outbox.
+    func noteEnqueued(_ entry: OutboxEntry) {
+        outboxStatusVersion &+= 1
+        outboxStatus.count += 1
+        if outboxStatus.oldest == nil { outboxStatus.oldest = entry.createdAt }
     }
 
     // MARK: - Mutations through the outbox
@@ -98,7 +119,7 @@ extension EntityStore {
         let retries = configuration.outboxRetries
         let task = Task { @MainActor in
             await previous?.value
-            box.value = await outbox.send(id, retries: retries)
+            box.value = await outbox.sendOne(id, retries: retries)
         }
         record.saveChain = task
         await task.value
@@ -149,7 +170,7 @@ extension EntityStore {
         if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
             record.pendingEdits[index].outboxID = entry.id
         }
-        await refreshOutboxStatus()
+        noteEnqueued(entry)
         switch await sendInOrder(entry.id, of: record, outbox: outbox) {
         case .confirmed(let body, _):
             noteWriteEnded(record)
@@ -201,7 +222,7 @@ extension EntityStore {
         if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
             record.pendingEdits[index].outboxID = entry.id
         }
-        await refreshOutboxStatus()
+        noteEnqueued(entry)
         switch await sendInOrder(entry.id, of: record, outbox: outbox) {
         case .confirmed(let body, _):
             guard let created = try? TetherJSONDecoder().decode(Entity.self, from: body) else {
@@ -250,7 +271,7 @@ extension EntityStore {
             table.entityChanged(record)
             throw error
         }
-        await refreshOutboxStatus()
+        noteEnqueued(entry)
         switch await sendInOrder(entry.id, of: record, outbox: outbox) {
         case .confirmed:
             noteWriteEnded(record)
@@ -293,6 +314,7 @@ extension EntityStore {
             type: Self.typeName(Entity.self), entityID: String(describing: state.id))
         guard let head = entries.first else { return }
         try await outbox.retry(head.id)
+        if head.state != .queued { outboxStatus.failedCount = max(0, outboxStatus.failedCount - 1) }
         state.writeStatus = .queued
         state.status = .syncing
         state.error = nil
@@ -311,7 +333,6 @@ extension EntityStore {
         let entries = try await outbox.database.outboxEntries(
             type: Self.typeName(Entity.self), entityID: String(describing: state.id))
         for entry in entries.reversed() { try await outbox.discard(entry.id) }
-        await refreshOutboxStatus()
         sendWaitingWrites()
     }
 }

@@ -126,8 +126,9 @@ public actor Outbox {
         return await sendOne(id, retries: retries)
     }
 
-    /// Sends entry `id` alone (it must be its entity's first), retrying transient failures within `retries`.
-    private func sendOne(_ id: Int64, retries: Retries) async -> OutboxOutcome {
+    /// Sends entry `id` alone (it must be its entity's first, else it stays queued), retrying transient failures
+    /// within `retries`. For callers that send an entity's writes in order themselves (``EntityStore``).
+    func sendOne(_ id: Int64, retries: Retries) async -> OutboxOutcome {
         var attempt = 0
         while true {
             attempt += 1

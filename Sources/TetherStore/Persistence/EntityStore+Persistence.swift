@@ -124,7 +124,8 @@ extension EntityStore {
                 let value = try? decoder.decode(Entity.self, from: bytes)
             else { continue }
             let server = row.serverValue.flatMap { try? decoder.decode(Entity.self, from: $0) }
-            entities[value.id] = RestoredEntity(value: value, serverValue: server, etag: row.etag, fetchedAt: row.fetchedAt)
+            entities[value.id] = RestoredEntity(
+                value: value, serverValue: server, etag: row.etag, fetchedAt: row.fetchedAt)
         }
         return entities
     }
@@ -135,7 +136,8 @@ extension EntityStore {
     ) async -> (ids: [Entity.ID], entities: [Entity.ID: RestoredEntity<Entity>], stored: StoredQuery)? {
         guard let stored = try? await database.loadQuery(type: type, key: key, limit: limit) else { return nil }
         // The ids, in order; those whose rows are not read yet are known by their text.
-        let entities: [Entity.ID: RestoredEntity<Entity>] = decode(stored.entities, ids: Array(stored.ids.prefix(limit)))
+        let entities: [Entity.ID: RestoredEntity<Entity>] = decode(
+            stored.entities, ids: Array(stored.ids.prefix(limit)))
         // Of the rows read, those gone or deleted here leave the list; the others are known by their text for now.
         let ids = stored.ids.enumerated().compactMap { offset, text -> Entity.ID? in
             guard let id = Entity.ID(text) else { return nil }

@@ -1,7 +1,7 @@
 public import Foundation
 import TetherJSON
 
-/// An entity's row: the value to show, and the server's version when a local edit differs from it.
+/// An entity as the database knows it: the server's version overlaid with its latest waiting write.
 struct StoredEntity: Sendable {
     var id: String
     /// The value shown: the latest local edit while writes wait in the outbox, else the server's version.
@@ -83,27 +83,14 @@ extension StoreDatabase {
     }
 
     static func upsert(_ rows: [EntityRow], type: String, at date: Date, in database: Database) throws {
-        // Entities with writes waiting keep their local value (the server's goes beside it); one look-up for the
-        // page, then the plain statement for every other row.
-        var waiting = Set<String>()
-        let pending = try database.statement("SELECT DISTINCT entity_id FROM outbox WHERE type = ?")
-        try pending.bind([.text(type)])
-        while try pending.step() { if let id = pending.text(0) { waiting.insert(id) } }
-        let plain = try database.statement(
+        let statement = try database.statement(
             """
             INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (type, id) DO UPDATE SET value = excluded.value, server_value = NULL, deleted = 0,
-              etag = excluded.etag, fetched_at = excluded.fetched_at
-            """)
-        let beside = try database.statement(
-            """
-            INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (type, id) DO UPDATE SET server_value = excluded.value, etag = excluded.etag,
+            ON CONFLICT (type, id) DO UPDATE SET value = excluded.value, etag = excluded.etag,
               fetched_at = excluded.fetched_at
             """)
         let time = date.timeIntervalSince1970
         for row in rows {
-            let statement = waiting.contains(row.id) ? beside : plain
             statement.reset()
             try statement.bind(at: 1, .text(type))
             try statement.bind(at: 2, .text(row.id))
@@ -134,19 +121,29 @@ extension StoreDatabase {
         }
     }
 
-    /// The saved rows of `ids`.
+    /// The entities `ids` as the user sees them: the server's version, overlaid with the latest waiting write (an
+    /// update's or create's value; a delete hides it). Ids the database knows nothing of are left out.
     static func entities(type: String, ids: [String], in database: Database) throws -> [String: StoredEntity] {
         let statement = try database.statement(
-            "SELECT value, server_value, etag, fetched_at, deleted FROM entity WHERE type = ? AND id = ?")
+            """
+            SELECT e.value, e.etag, e.fetched_at,
+              (SELECT o.value FROM outbox o WHERE o.type = ?1 AND o.entity_id = ?2 AND o.kind != 'delete'
+                ORDER BY o.seq DESC LIMIT 1),
+              EXISTS (SELECT 1 FROM outbox o WHERE o.type = ?1 AND o.entity_id = ?2 AND o.kind = 'delete')
+            FROM (SELECT 1) LEFT JOIN entity e ON e.type = ?1 AND e.id = ?2
+            """)
         var result: [String: StoredEntity] = [:]
         result.reserveCapacity(ids.count)
         for id in ids {
             statement.reset()
             try statement.bind([.text(type), .text(id)])
             guard try statement.step() else { continue }
+            let server = statement.data(0)
+            let local = statement.data(3)
+            guard server != nil || local != nil else { continue }
             result[id] = StoredEntity(
-                id: id, value: statement.data(0), serverValue: statement.data(1), etag: statement.text(2),
-                fetchedAt: statement.isNull(3) ? nil : Date(timeIntervalSince1970: statement.double(3)),
+                id: id, value: local ?? server, serverValue: local == nil ? nil : server, etag: statement.text(1),
+                fetchedAt: statement.isNull(2) ? nil : Date(timeIntervalSince1970: statement.double(2)),
                 deleted: statement.int(4) != 0)
         }
         return result

@@ -61,8 +61,9 @@ extension StoreDatabase {
             lastStatus: statement.optionalInt(11), value: statement.data(12))
     }
 
-    /// Saves a write and its optimistic local state in one transaction: the entity's row shows the write at once
-    /// (the server's version is kept beside it), and the outbox holds the write until the server confirms it.
+    /// Saves a write, before anything is sent; it is the entity's local state from then on (read back through
+    /// ``entities(type:ids:in:)``, which overlays the server's version with the latest waiting write), until the
+    /// server confirms it.
     ///
     /// - Returns: the entry, with its number and key.
     func enqueue(_ draft: OutboxDraft, at date: Date = Date()) async throws(StoreError) -> OutboxEntry {
@@ -97,27 +98,12 @@ extension StoreDatabase {
         }
         let type = DatabaseValue.text(draft.entityType)
         let id = DatabaseValue.text(draft.entityID)
-        switch draft.kind {
-        case .create, .update:
-            let value: DatabaseValue = draft.value.map { .data($0) } ?? .null
+        if draft.kind != .create, let server = draft.serverValue {
+            // The server's version the caller knows, for an entity the database has no row of: the write is then
+            // sent over it (If-Match, the changed fields). The row itself is never the local value.
             try database.run(
-                """
-                INSERT INTO entity (type, id, value, server_value, etag) VALUES (?1, ?2, ?3, ?4, ?5)
-                ON CONFLICT (type, id) DO UPDATE SET
-                  server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
-                    THEN server_value ELSE COALESCE(value, excluded.server_value) END,
-                  value = excluded.value, deleted = 0, etag = COALESCE(etag, excluded.etag)
-                """,
-                [type, id, value, draft.serverValue.map { .data($0) } ?? .null, .optionalText(draft.etag)])
-        case .delete:
-            try database.run(
-                """
-                INSERT INTO entity (type, id, server_value, etag, deleted) VALUES (?1, ?2, ?3, ?4, 1)
-                ON CONFLICT (type, id) DO UPDATE SET
-                  server_value = CASE WHEN EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2)
-                    THEN server_value ELSE COALESCE(value, excluded.server_value) END,
-                  deleted = 1, etag = COALESCE(etag, excluded.etag)
-                """, [type, id, draft.serverValue.map { .data($0) } ?? .null, .optionalText(draft.etag)])
+                "INSERT OR IGNORE INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
+                [type, id, .data(server), .optionalText(draft.etag)])
         }
         let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
         try database.run(
@@ -226,13 +212,22 @@ extension StoreDatabase {
         return kill(pid, 0) != 0 && errno == ESRCH
     }
 
-    /// The request body and `If-Match` for an entry's first attempt.
+    /// The request body and `If-Match` for an entry's first attempt: a create's value without its id, an update's
+    /// fields that differ from the server's version the database holds (its whole value as PUT), over that
+    /// version's ETag.
     private static func prepare(_ entry: OutboxEntry, in database: Database) throws -> (Data?, String?) {
-        let row = try entities(type: entry.entityType, ids: [entry.entityID], in: database)[entry.entityID]
-        let ifMatch = entry.kind == .create ? nil : row?.etag
+        let statement = try database.statement("SELECT value, etag FROM entity WHERE type = ? AND id = ?")
+        try statement.bind([.text(entry.entityType), .text(entry.entityID)])
+        var server: Data?
+        var etag: String?
+        if try statement.step() {
+            server = statement.data(0)
+            etag = statement.text(1)
+        }
+        statement.reset()
+        let ifMatch = entry.kind == .create ? nil : etag
         guard entry.kind != .delete, let valueBytes = entry.value else { return (nil, ifMatch) }
-        let value = try JSON(parsing: valueBytes)
-        guard case .object(let object) = value else {
+        guard case .object(let object) = try JSON(parsing: valueBytes) else {
             throw StoreError(.encoding("the entity does not encode as a JSON object"))
         }
         var body = JSON.Object()
@@ -241,11 +236,7 @@ extension StoreDatabase {
             body = object
         case (.update, _):
             var old: JSON.Object?
-            if let server = row?.serverValue ?? (row?.value == entry.value ? nil : row?.value),
-                case .object(let object) = try JSON(parsing: server)
-            {
-                old = object
-            }
+            if let server, case .object(let object) = try JSON(parsing: server) { old = object }
             for (key, value) in object where key != "id" && old?[key] != value { body[key] = value }
         default:
             for (key, value) in object where key != "id" { body[key] = value }
@@ -281,24 +272,15 @@ extension StoreDatabase {
             "SELECT COUNT(*) FROM outbox WHERE type = ? AND entity_id = ?", [type, .text(id)])
         let serverValue = try serverJSON.map { Data(try JSONWriter().bytes($0)) }
         if entry.kind == .delete {
-            if remaining == 0 {
-                try database.run("DELETE FROM entity WHERE type = ? AND id = ?", [type, .text(id)])
-                try removeFromQueries(type: entry.entityType, id: id, in: database)
-            }
+            try database.run("DELETE FROM entity WHERE type = ? AND id = ?", [type, .text(id)])
+            try removeFromQueries(type: entry.entityType, id: id, in: database)
         } else if let serverValue {
-            let time = DatabaseValue.real(date.timeIntervalSince1970)
-            if remaining == 0 {
-                try database.run(
-                    """
-                    INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
-                    ON CONFLICT (type, id) DO UPDATE SET value = excluded.value, server_value = NULL,
-                    etag = excluded.etag, fetched_at = excluded.fetched_at, deleted = 0
-                    """, [type, .text(id), .data(serverValue), .optionalText(etag), time])
-            } else {
-                try database.run(
-                    "UPDATE entity SET server_value = ?, etag = ?, fetched_at = ? WHERE type = ? AND id = ?",
-                    [.data(serverValue), .optionalText(etag), time, type, .text(id)])
-            }
+            try database.run(
+                """
+                INSERT INTO entity (type, id, value, etag, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (type, id) DO UPDATE SET value = excluded.value, etag = excluded.etag,
+                fetched_at = excluded.fetched_at
+                """, [type, .text(id), .data(serverValue), .optionalText(etag), .real(date.timeIntervalSince1970)])
         }
         return Confirmation(
             entry: entry, newID: newID, serverValue: serverValue, etag: etag, hasMore: remaining > 0)
@@ -388,8 +370,8 @@ extension StoreDatabase {
         }
     }
 
-    /// Drops an entry the user gave up on. The entity's row shows what is left: its latest remaining write, else
-    /// the server's version; a discarded create removes the local entity, a discarded delete brings it back.
+    /// Drops an entry the user gave up on. The entity shows what is left: its latest remaining write, else the
+    /// server's version; a discarded create removes the local entity, a discarded delete brings it back.
     ///
     /// - Returns: the entity's row after the discard (`nil` when it is gone).
     @discardableResult
@@ -400,27 +382,12 @@ extension StoreDatabase {
             guard try statement.step() else { return nil }
             let entry = Self.entry(from: statement)
             try database.run("DELETE FROM outbox WHERE seq = ?", [.integer(id)])
-            let type = DatabaseValue.text(entry.entityType)
-            let entityID = DatabaseValue.text(entry.entityID)
             let rest = try Self.outboxEntries(type: entry.entityType, entityID: entry.entityID, in: database)
             if entry.kind == .create && rest.isEmpty {
-                try database.run("DELETE FROM entity WHERE type = ? AND id = ?", [type, entityID])
+                try database.run(
+                    "DELETE FROM entity WHERE type = ? AND id = ?", [.text(entry.entityType), .text(entry.entityID)])
                 try Self.removeFromQueries(type: entry.entityType, id: entry.entityID, in: database)
                 return (entry, nil)
-            }
-            let latest = rest.last(where: { $0.kind != .delete })?.value
-            let deleted = rest.contains { $0.kind == .delete }
-            if rest.isEmpty {
-                try database.run(
-                    """
-                    UPDATE entity SET value = COALESCE(server_value, value), server_value = NULL, deleted = 0
-                    WHERE type = ? AND id = ?
-                    """, [type, entityID])
-            } else {
-                try database.run(
-                    """
-                    UPDATE entity SET value = COALESCE(?, server_value, value), deleted = ? WHERE type = ? AND id = ?
-                    """, [latest.map { .data($0) } ?? .null, .int(deleted ? 1 : 0), type, entityID])
             }
             return (
                 entry, try Self.entities(type: entry.entityType, ids: [entry.entityID], in: database)[entry.entityID]

@@ -5,8 +5,9 @@
 /// item is about 3 KB of JSON) are far larger than the few hundred bytes `WITHOUT ROWID` suits. An outbox entry's
 /// `seq` is its rowid: new entries always get one above every entry present, which is all the order needs.
 ///
-/// - `entity`: one row per entity type and id: the value shown (`value`, the latest local edit while edits wait),
-///   the last version the server confirmed (`server_value`), its ETag and when it came from the server.
+/// - `entity`: one row per entity type and id: the last version the server sent or confirmed, its ETag and when it
+///   came. Local changes are not here: what a user sees is this row overlaid with the entity's latest waiting
+///   write in the outbox (a create, an update's value, or a delete that hides it).
 /// - `query`: one row per query key: the ordered ids (a JSON array of id strings), the next page's cursor, the
 ///   total count and when it was fetched.
 /// - `outbox` (version 2): every create, update and delete not yet confirmed by the server, in the order they
@@ -20,7 +21,6 @@ enum StoreSchema {
                     type TEXT NOT NULL,
                     id TEXT NOT NULL,
                     value BLOB,
-                    server_value BLOB,
                     etag TEXT,
                     fetched_at REAL,
                     UNIQUE (type, id)
@@ -59,7 +59,6 @@ enum StoreSchema {
                     lease_until REAL
                 );
                 CREATE INDEX outbox_by_entity ON outbox (type, entity_id, seq);
-                ALTER TABLE entity ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0;
                 """),
     ])
 }
