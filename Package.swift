@@ -50,7 +50,7 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG"]),
-        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
+        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib", "CJPEG"]),
         .target(name: "TetherTerminal"),
         .target(
             name: "TetherCLI",
