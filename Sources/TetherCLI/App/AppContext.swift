@@ -1,7 +1,9 @@
 import Foundation
 import TetherAPIs
 import TetherHTTP
+import TetherImages
 import TetherStore
+import TetherTerminal
 
 /// What every screen of the app shares: the stores, the server in use and the request activity.
 ///
@@ -20,13 +22,20 @@ final class AppContext {
     let activity = AppActivity()
     /// Counts animation frames, for spinners; advanced by the runner while something is loading.
     var tick = 0
+    /// The item pictures, drawn in `colorMode` (none under ``ColorMode/monochrome``).
+    let thumbnails: Thumbnails
 
-    /// A context whose stores use copies of `apiClient` and `itemClient` that report to ``activity``.
-    init(apiClient: HTTPClient, itemClient: HTTPClient, serverDescription: String) {
+    /// A context whose stores use copies of `apiClient` and `itemClient` that report to ``activity``, and whose
+    /// pictures are drawn for a terminal of `colorMode` (none by default, as in tests that compare text).
+    init(
+        apiClient: HTTPClient, itemClient: HTTPClient, serverDescription: String,
+        colorMode: ColorMode = .monochrome
+    ) {
         let monitor = ActivityMonitor(activity: activity)
         store = EntityStore(client: Self.client(apiClient, reportingTo: monitor))
         itemStore = EntityStore(client: Self.client(itemClient, reportingTo: monitor))
         self.serverDescription = serverDescription
+        thumbnails = Thumbnails(pipeline: ImagePipeline(), colorMode: colorMode)
     }
 
     private static func client(_ client: HTTPClient, reportingTo monitor: ActivityMonitor) -> HTTPClient {

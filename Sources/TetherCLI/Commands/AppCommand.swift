@@ -116,7 +116,7 @@ enum AppCommand {
             }
             let context = AppContext(
                 apiClient: environment.client, itemClient: environment.rakuten,
-                serverDescription: environment.serverDescription)
+                serverDescription: environment.serverDescription, colorMode: colorMode)
             let app = TerminalApp(context: context, initialScreen: options.screen, initialSearch: options.search)
             await runner.run(app)
             session.close()
