@@ -71,7 +71,8 @@ let package = Package(
             name: "TetherStoreTests",
             dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON"]),
         .testTarget(
-            name: "TetherAPIsTests", dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON"]),
+            name: "TetherAPIsTests",
+            dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON", "TetherHTTP1"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherTerminal"]),
         .testTarget(
