@@ -71,7 +71,8 @@ import TetherServer
             headers: ["Content-Type": "application/json"],
             body: Array(
                 #"{"errors":{"errorCode":403,"errorMessage":"REQUEST_CONTEXT_BODY_HTTP_REFERRER_MISSING"}}"#.utf8))
-        try await withGateway(answer: { _ in refused }) { base, _ in
+        let answer: @Sendable (HTTPRequest) -> HTTPResponse? = { _ in refused }
+        try await withGateway(answer: answer) { base, _ in
             let client = HTTPClient.rakuten(applicationID: testApplicationID, accessKey: "pk_secret", baseURL: base) {
                 $0.rateLimits = [:]
                 $0.retryPolicy = .never
