@@ -61,7 +61,10 @@ let package = Package(
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
         .executableTarget(
             name: "tether-bench",
-            dependencies: ["TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc"]),
+            dependencies: [
+                "TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc", "TetherImages",
+                "CJPEG", "CPNG",
+            ]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
         .testTarget(
