@@ -26,16 +26,17 @@ final class AppContext {
     let thumbnails: Thumbnails
 
     /// A context whose stores use copies of `apiClient` and `itemClient` that report to ``activity``, and whose
-    /// pictures are drawn for a terminal of `colorMode` (none by default, as in tests that compare text).
+    /// pictures are drawn for a terminal of `colorMode` (none by default, as in tests that compare text) with
+    /// `imagePipeline` (one caching in memory only by default).
     init(
         apiClient: HTTPClient, itemClient: HTTPClient, serverDescription: String,
-        colorMode: ColorMode = .monochrome
+        colorMode: ColorMode = .monochrome, imagePipeline: ImagePipeline = ImagePipeline()
     ) {
         let monitor = ActivityMonitor(activity: activity)
         store = EntityStore(client: Self.client(apiClient, reportingTo: monitor))
         itemStore = EntityStore(client: Self.client(itemClient, reportingTo: monitor))
         self.serverDescription = serverDescription
-        thumbnails = Thumbnails(pipeline: ImagePipeline(), colorMode: colorMode)
+        thumbnails = Thumbnails(pipeline: imagePipeline, colorMode: colorMode)
     }
 
     private static func client(_ client: HTTPClient, reportingTo monitor: ActivityMonitor) -> HTTPClient {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TetherImages
 import TetherTerminal
 
 #if canImport(Glibc)
@@ -116,10 +117,12 @@ enum AppCommand {
             }
             let context = AppContext(
                 apiClient: environment.client, itemClient: environment.rakuten,
-                serverDescription: environment.serverDescription, colorMode: colorMode)
+                serverDescription: environment.serverDescription, colorMode: colorMode,
+                imagePipeline: ImagePipelines.make(environment: ProcessInfo.processInfo.environment))
             let app = TerminalApp(context: context, initialScreen: options.screen, initialSearch: options.search)
             await runner.run(app)
             session.close()
+            context.thumbnails.pipeline.client.configuration.cache?.flush()
             await environment.stop()
             exit(ExitCode.success)
         }

@@ -14,7 +14,8 @@ struct TmuxAppTests {
     private static func command(_ arguments: String, folder: URL) -> String {
         let tether = TmuxSession.tether ?? "tether"
         let data = folder.path
-        return "stty -g > '\(data)/before'; XDG_DATA_HOME='\(data)' TERM=xterm-256color '\(tether)' \(arguments);"
+        return "stty -g > '\(data)/before'; XDG_DATA_HOME='\(data)' XDG_CACHE_HOME='\(data)/cache' TERM=xterm-256color"
+            + " '\(tether)' \(arguments);"
             + " echo \"exit $?\" > '\(data)/status'; stty -g > '\(data)/after'; echo TETHER-DONE; sleep 3"
     }
 
