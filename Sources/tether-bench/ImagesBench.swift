@@ -54,6 +54,10 @@ enum ImagesBench {
                         try ImageDecoder.decode(item.data, fitting: ImageSize(width: item.side, height: item.side)))
                 }
             })
+        // Where the time goes: the PNG's decoding alone (libpng, full size) against decoding and downsizing.
+        if case .success(let full) = Bench.measureRounds(budget, [{ blackHole(try ImageDecoder.decode(png)) }])[0] {
+            Bench.note("# png-1000 decoded at full size, not downsized: \(Bench.format(full.median * 1000, 2)) ms")
+        }
         let pillow = PillowContender.times(
             cases.map { ($0.name, $0.file.path, $0.side) }, runs: options.quick ? 5 : 30)
         if case .failure(let reason) = pillow { Bench.note("# Pillow comparison skipped: \(reason)") }
