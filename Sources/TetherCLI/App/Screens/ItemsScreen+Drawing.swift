@@ -96,10 +96,14 @@ extension ItemsScreen {
         guard pictures else { return }
         // The pictures that are ready go over their placeholders; the others start loading.
         for (index, top) in shownRows {
-            guard let url = Self.thumbnailURL(of: items[index]),
-                let cells = thumbnails.cells(for: url, columns: thumbnailColumns, rows: rowHeight)
-            else { continue }
-            buffer.fill(Rect(x: rect.x, y: top, width: thumbnailColumns, height: rowHeight))
+            let area = Rect(x: rect.x, y: top, width: thumbnailColumns, height: rowHeight)
+            // An item without pictures (Rakuten has some) shows none rather than a placeholder that never fills.
+            guard let url = Self.thumbnailURL(of: items[index]) else {
+                buffer.fill(area)
+                continue
+            }
+            guard let cells = thumbnails.cells(for: url, columns: thumbnailColumns, rows: rowHeight) else { continue }
+            buffer.fill(area)
             buffer.drawImage(cells, x: rect.x, y: top)
         }
         // The next screenful below, so scrolling down finds them in memory.
