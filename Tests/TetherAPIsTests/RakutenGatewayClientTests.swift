@@ -27,10 +27,12 @@ import TetherServer
     }
 
     private func withGateway<Value>(
-        answer: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil, _ body: (URL, Seen) async throws -> Value
+        answer: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil, origins: Set<String>? = nil,
+        _ body: (URL, Seen) async throws -> Value
     ) async throws -> Value {
         let seen = Seen()
-        let search = RakutenSearchResponder(catalog: .builtIn, configuration: .init(rateLimit: nil))
+        let search = RakutenSearchResponder(
+            catalog: .builtIn, configuration: .init(rateLimit: nil, gatewayOrigins: origins))
         let server = HTTPServer(
             configuration: .init(shutdownGracePeriod: .milliseconds(200)),
             responders: [Recording(seen: seen, search: search, answer: answer)])
@@ -89,6 +91,36 @@ import TetherServer
                 let apiError = try #require(failure.apiError as? RakutenAPIError)
                 #expect(apiError.code == "403")
                 #expect(!"\(error)".contains("pk_secret"))
+            }
+        }
+    }
+
+    @Test func aWebApplicationNeedsItsOrigin() async throws {
+        try await withGateway(origins: ["https://shop.example"]) { base, _ in
+            func search(origin: String?) async -> Result<Int, HTTPError> {
+                let client = HTTPClient.rakuten(
+                    applicationID: testApplicationID, accessKey: "pk_1", origin: origin, baseURL: base
+                ) {
+                    $0.rateLimits = [:]
+                    $0.retryPolicy = .never
+                }
+                do throws(HTTPError) {
+                    return .success(
+                        try await client.send(RakutenItemSearch(keyword: "カメラ", hits: 2).request()).value.items.count)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let allowed = await search(origin: "https://shop.example")
+            #expect((try? allowed.get()) == 2, "\(allowed)")
+            guard case .failure(let error) = await search(origin: nil) else {
+                Issue.record("a search without an origin succeeded")
+                return
+            }
+            #expect(error.message.contains("REQUEST_CONTEXT_BODY_HTTP_REFERRER_MISSING"))
+            guard case .failure = await search(origin: "https://other.example") else {
+                Issue.record("a search from another origin succeeded")
+                return
             }
         }
     }

@@ -35,6 +35,10 @@ struct RakutenError: Error, Sendable, Equatable {
         status: .badRequest, code: "400",
         description: "accessKey must be present as a query parameter or in the header", isGateway: true)
 
+    /// The gateway's answer to a web application's request without a matching `Origin` or `Referer`.
+    static let referrerMissing = RakutenError(
+        status: .forbidden, code: "403", description: "REQUEST_CONTEXT_BODY_HTTP_REFERRER_MISSING", isGateway: true)
+
     var body: JSON {
         if isGateway {
             return [

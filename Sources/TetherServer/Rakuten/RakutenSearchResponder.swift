@@ -8,7 +8,8 @@ import TetherJSON
 /// which needs an access key besides the application id: the `accessKey` query item or
 /// `Authorization: Bearer <key>` (any non-empty key). Without one the gateway's own error shape comes back:
 /// 400 `{"errors": {"errorCode": 400, "errorMessage": "accessKey must be present as a query parameter or in the
-/// header"}}`. The 2026 versions answer as 20220601 does.
+/// header"}}`. With ``Configuration/gatewayOrigins`` set it also checks `Origin`/`Referer` as the gateway does for web
+/// applications (403 `REQUEST_CONTEXT_BODY_HTTP_REFERRER_MISSING`). The 2026 versions answer as 20220601 does.
 ///
 /// It answers every path below `/services/api/` and `/ichibams/api/` (an unknown API or version gets 404
 /// `not_found`) and returns `nil` for any other path. Checks run in this order: path, method, the access key (on
@@ -39,14 +40,21 @@ public struct RakutenSearchResponder: HTTPResponder {
         public var applicationIDs: Set<String>?
         /// The current time, for the rate limit (inject a manual clock in tests).
         public var now: @Sendable () -> ContinuousClock.Instant
+        /// The sites a web application is registered for, as origins (`https://shop.example`): when set, the
+        /// gateway's path answers 403 `REQUEST_CONTEXT_BODY_HTTP_REFERRER_MISSING` unless `Origin` is one of them
+        /// or `Referer` starts with one. `nil` (the default) checks nothing, as for apps not registered as web
+        /// applications.
+        public var gatewayOrigins: Set<String>?
 
         public init(
             rateLimit: Duration? = .seconds(1), applicationIDs: Set<String>? = nil,
-            now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+            now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+            gatewayOrigins: Set<String>? = nil
         ) {
             self.rateLimit = rateLimit
             self.applicationIDs = applicationIDs
             self.now = now
+            self.gatewayOrigins = gatewayOrigins
         }
     }
 
@@ -96,6 +104,9 @@ public struct RakutenSearchResponder: HTTPResponder {
         }
         let items = request.queryItems
         if viaGateway && !Self.hasAccessKey(request) { return .failure(.accessKeyMissing) }
+        if viaGateway, let origins = configuration.gatewayOrigins, !Self.hasOrigin(request, in: origins) {
+            return .failure(.referrerMissing)
+        }
         guard let applicationID = items.first(where: { $0.name == "applicationId" })?.value,
             RakutenSearchQuery.isValidApplicationID(applicationID, allowed: configuration.applicationIDs)
         else { return .failure(.invalidApplicationID) }
@@ -129,6 +140,13 @@ public struct RakutenSearchResponder: HTTPResponder {
             "hits": JSON(result.items.count), "carrier": JSON(query.carrier), "pageCount": JSON(pageCount),
             "Items": .array(result.items.map { $0.json(rendering) }), "GenreInformation": [], "TagInformation": [],
         ]
+    }
+
+    /// Whether `request`'s `Origin` is one of `origins`, or its `Referer` starts with one of them and a `/`.
+    static func hasOrigin(_ request: HTTPRequest, in origins: Set<String>) -> Bool {
+        if let origin = request.headers["Origin"], origins.contains(origin) { return true }
+        guard let referer = request.headers["Referer"] else { return false }
+        return origins.contains { referer == $0 || referer.hasPrefix($0 + "/") }
     }
 
     /// Whether `request` carries a non-empty access key: the `accessKey` query item or `Authorization: Bearer`.
