@@ -80,6 +80,9 @@ final class Thumbnails {
         shown.removeAll(keepingCapacity: true)
     }
 
+    /// Lets pictures that failed be tried again when they show next (a new search, `R`).
+    func forgetFailures() { failed.removeAll() }
+
     /// Warms the pipeline for `urls` (the rows below the visible ones) at `columns` × `rows` cells, and stops the
     /// prefetches of the rows that are no longer below.
     func prefetch(_ urls: [String], columns: Int, rows: Int) {

@@ -161,6 +161,7 @@ final class ItemsScreen: AppScreen {
         }
         notice = nil
         keyword = text
+        context.thumbnails.forgetFailures()
         list = ListView()
         detailID = nil
         results.select(.itemSearch(RakutenItemSearch(keyword: text, sort: sort)))
@@ -176,6 +177,7 @@ final class ItemsScreen: AppScreen {
     }
 
     private func retry() {
+        context.thumbnails.forgetFailures()
         guard let current = results.current, current.error != nil else { return }
         if current.status == .failed {
             Task { await current.refresh() }
