@@ -52,7 +52,7 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG"]),
-        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib"]),
+        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib", "CJPEG"]),
         .target(name: "TetherTerminal"),
         .target(
             name: "TetherCLI",
@@ -65,6 +65,7 @@ let package = Package(
             name: "tether-bench",
             dependencies: [
                 "TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc", "CSQLite",
+                "TetherImages", "CJPEG", "CPNG",
             ]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
@@ -75,7 +76,8 @@ let package = Package(
             name: "TetherStoreTests",
             dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite"]),
         .testTarget(
-            name: "TetherAPIsTests", dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON"]),
+            name: "TetherAPIsTests",
+            dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON", "TetherHTTP1"]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherTerminal"]),
         .testTarget(

@@ -29,6 +29,10 @@ let areas = [
     Area(
         name: "tui", summary: "The full-screen app: launch to the first data on screen, redraw while scrolling",
         run: TUIBench.run),
+    Area(
+        name: "images",
+        summary: "Image decoding against Pillow, memory-cache hits, the item list's scroll with thumbnails",
+        run: ImagesBench.run),
 ]
 
 let usage = """
@@ -63,6 +67,8 @@ case "_generate":  // hidden: writes a generated input to standard output
     exit(JSONBench.runGenerate(Array(arguments.dropFirst())))
 case "_probe":  // hidden: the child process that checks the Tether decoder before it is timed
     exit(JSONBench.runProbe())
+case "_images-scroll":  // hidden: the child process of the images bench's scroll
+    exit(ImagesBench.runScrollChild(Array(arguments.dropFirst())))
 case let name?:
     guard let area = areas.first(where: { $0.name == name }) else { fail("unknown area '\(name)'") }
     var options = BenchOptions()

@@ -242,3 +242,45 @@ import TetherServer
         }
     }
 }
+
+/// The options of Rakuten's 2026 gateway: the access key and origin, from the command line or the environment,
+/// and the key kept out of every message.
+@Suite struct RakutenGatewayOptionsTests {
+    @Test func theKeyAndOriginComeFromOptionsOrTheEnvironment() throws {
+        var arguments: ArraySlice<String> = [
+            "search", "--rakuten-access-key", "pk_1", "--rakuten-origin=https://a.example/",
+        ]
+        let options = try APIOptions.parse(&arguments, environment: [:])
+        #expect(options.rakutenAccessKey == "pk_1")
+        #expect(options.rakutenOrigin?.absoluteString == "https://a.example")
+        #expect(arguments == ["search"])
+        var none: ArraySlice<String> = []
+        let fromEnvironment = try APIOptions.parse(
+            &none, environment: ["RAKUTEN_ACCESS_KEY": "pk_env", "RAKUTEN_ORIGIN": "https://b.example"])
+        #expect(fromEnvironment.rakutenAccessKey == "pk_env")
+        #expect(fromEnvironment.rakutenOrigin?.absoluteString == "https://b.example")
+        #expect(try APIOptions.parse(&none, environment: ["RAKUTEN_ACCESS_KEY": ""]).rakutenAccessKey == nil)
+        var bad: ArraySlice<String> = ["--rakuten-access-key", "pk 1"]
+        #expect(throws: CLIError.self) { try APIOptions.parse(&bad, environment: [:]) }
+        var badOrigin: ArraySlice<String> = ["--rakuten-origin", "example.com"]
+        #expect(throws: CLIError.self) { try APIOptions.parse(&badOrigin, environment: [:]) }
+    }
+
+    @Test func aKeyWithoutAnApplicationIDSearchesTheLocalGatewayPath() async throws {
+        let sandbox = try APISandbox(extra: ["RAKUTEN_ACCESS_KEY": "pk_local"])
+        let result = await sandbox.run("items", "search", "カメラ", "--hits", "2")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("円"))
+    }
+
+    @Test func theKeyNeverShowsInAFailure() async throws {
+        let sandbox = try APISandbox()
+        let base = try await closedServerURL()
+        let result = await sandbox.run(
+            "items", "search", "カメラ", "--rakuten-app-id", "123", "--rakuten-access-key", "pk_secret_key",
+            "--rakuten-base", base)
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("pk_secret_key"))
+        #expect(!result.stdout.contains("pk_secret_key"))
+    }
+}

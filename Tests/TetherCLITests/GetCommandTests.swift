@@ -175,11 +175,11 @@ import TetherServer
 
     @Test func jsonInsistsOnAJSONAnswer() async throws {
         try await withServer { base in
-            let image = await tetherOnThread("get", "\(base)/images/1?_ex=16x16")
+            let image = await tetherOnThread("get", "\(base)/images/photo-1?_ex=16x16")
             #expect(image.status == 0)
             #expect(image.stdout.hasPrefix("\u{FFFD}PNG\r\n"))
 
-            let insisted = await tetherOnThread("get", "--json", "\(base)/images/1?_ex=16x16")
+            let insisted = await tetherOnThread("get", "--json", "\(base)/images/photo-1?_ex=16x16")
             #expect(insisted.status == 1)
             #expect(insisted.stdout.isEmpty)
             #expect(insisted.stderr.hasPrefix("tether: the answer is not JSON: "))

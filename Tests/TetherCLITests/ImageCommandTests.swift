@@ -10,9 +10,16 @@ import Testing
     private func run(_ arguments: String..., variables: [String: String] = ["TERM": "xterm-256color"]) async
         -> CLIResult
     {
-        await withCheckedContinuation { continuation in
+        // The image cache goes to a temporary folder, never the user's.
+        var variables = variables
+        variables["XDG_CACHE_HOME"] =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "tether-image-tests-cache"
+            ).path
+        let bound = variables
+        return await withCheckedContinuation { continuation in
             Thread {
-                let result = APIEnvironment.$boundVariables.withValue(variables) { tether(arguments: arguments) }
+                let result = APIEnvironment.$boundVariables.withValue(bound) { tether(arguments: arguments) }
                 continuation.resume(returning: result)
             }.start()
         }

@@ -5,7 +5,7 @@ import TetherJSON
 
 @testable import TetherServer
 
-/// The PNG thumbnail route: valid PNGs of the asked size, validators and errors.
+/// The thumbnail route: JPEG product pictures for items, PNGs for photos, of the asked size; validators and errors.
 @Suite struct ImageResponderTests {
     let responder = ImageResponder()
 
@@ -61,8 +61,8 @@ import TetherJSON
     }
 
     @Test(arguments: [("?_ex=128x128", 128, 128), ("?_ex=64x64", 64, 64), ("", 128, 128), ("?_ex=300x150", 300, 150)])
-    func servesAPNGOfTheAskedSize(query: String, width: Int, height: Int) async throws {
-        let response = try await get("/images/42" + query)
+    func servesAPNGOfTheAskedSizeForAPhoto(query: String, width: Int, height: Int) async throws {
+        let response = try await get("/images/photo-42" + query)
         #expect(response.status.code == 200)
         #expect(response.headers["Content-Type"] == "image/png")
         #expect(response.headers["Cache-Control"] == "public, max-age=86400")
@@ -78,7 +78,7 @@ import TetherJSON
     }
 
     @Test func sizesAreClamped() async throws {
-        let tiny = try parse(try #require(try await get("/images/1?_ex=1x2000").bodyBytes))
+        let tiny = try parse(try #require(try await get("/images/photo-1?_ex=1x2000").bodyBytes))
         #expect(tiny.width == 16 && tiny.height == 1024)
     }
 
@@ -105,6 +105,51 @@ import TetherJSON
         #expect(await responder.respond(to: HTTPRequest(method: .get, target: "/images/1/2")) == nil)
         let post = try #require(await responder.respond(to: HTTPRequest(method: .post, target: "/images/1")))
         #expect(post.status.code == 405)
+    }
+
+    /// The width and height in a JPEG's first start-of-frame marker.
+    static func jpegSize(_ bytes: [UInt8]) -> (Int, Int)? {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var offset = 2
+        while offset + 9 < bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            if (0xC0...0xC2).contains(marker) {
+                let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
+                let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
+                return (width, height)
+            }
+            offset += 2 + length
+        }
+        return nil
+    }
+
+    @Test(arguments: [("?_ex=128x128", 128, 128), ("?_ex=64x64", 64, 64), ("", 128, 128), ("?_ex=600x600", 600, 600)])
+    func servesAJPEGProductPictureForAnItem(query: String, width: Int, height: Int) async throws {
+        let response = try await get("/images/42" + query)
+        #expect(response.status.code == 200)
+        #expect(response.headers["Content-Type"] == "image/jpeg")
+        #expect(response.headers["Cache-Control"] == "public, max-age=86400")
+        let bytes = try #require(response.bodyBytes)
+        #expect(bytes.suffix(2) == [0xFF, 0xD9])
+        let size = try #require(Self.jpegSize(bytes))
+        #expect(size == (width, height))
+    }
+
+    @Test func productPicturesFollowTheGenreAndDifferPerItem() {
+        // Items 1 and 21 are both laptops (20 genres): the same shapes, their own colours.
+        let first = ProductPictureRenderer.render(id: "1", width: 32, height: 32)
+        let sameGenre = ProductPictureRenderer.render(id: "21", width: 32, height: 32)
+        let otherGenre = ProductPictureRenderer.render(id: "2", width: 32, height: 32)
+        #expect(first == ProductPictureRenderer.render(id: "1", width: 32, height: 32))
+        #expect(first != sameGenre && first != otherGenre)
+        #expect(first.count == 32 * 32 * 3)
+        // Not one flat colour: the product stands out from its background.
+        let corner = Array(first[0..<3])
+        let centre = Array(first[((16 * 32 + 16) * 3)..<((16 * 32 + 16) * 3 + 3)])
+        #expect(corner != centre)
+        // A second picture of an item is another framing.
+        #expect(ProductPictureRenderer.render(id: "1-2", width: 32, height: 32) != first)
     }
 
     @Test func deterministicAndDistinctPerID() async throws {
@@ -138,7 +183,7 @@ import TetherJSON
     @Test func cacheIsBounded() {
         let cache = ImageCache(capacity: 2)
         for id in ["a", "b", "c"] {
-            cache.store(.init(png: [1], etag: id), for: .init(id: id, width: 1, height: 1))
+            cache.store(.init(bytes: [1], contentType: "image/png", etag: id), for: .init(id: id, width: 1, height: 1))
         }
         #expect(cache.count == 2)
         #expect(cache.entry(for: .init(id: "a", width: 1, height: 1)) == nil)
@@ -149,7 +194,7 @@ import TetherJSON
         let answer = try await rakutenSearch([("applicationId", "1"), ("keyword", "camera"), ("formatVersion", "2")])
         let url = try #require(answer.body["Items"][0]["mediumImageUrls"][0].string)
         let target = String(url.dropFirst("http://127.0.0.1:3000".count))
-        let png = try parse(try #require(try await get(target).bodyBytes))
-        #expect(png.width == 128 && png.height == 128)
+        let jpeg = try #require(try await get(target).bodyBytes)
+        #expect(Self.jpegSize(jpeg).map { $0 == (128, 128) } == true)
     }
 }

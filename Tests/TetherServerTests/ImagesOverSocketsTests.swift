@@ -4,7 +4,7 @@ import TetherJSON
 
 @testable import TetherServer
 
-/// The generated PNG thumbnails over real sockets: a valid PNG of the asked size, validators, caching headers,
+/// The generated thumbnails over real sockets: a valid JPEG (items) or PNG (photos) of the asked size, validators, caching headers,
 /// errors, and the image URLs the search results and the built-in photos hand out.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct ImagesOverSocketsTests {
@@ -31,15 +31,15 @@ struct ImagesOverSocketsTests {
         ("?_ex=128x128", 128, 128), ("?_ex=64x64", 64, 64), ("", 128, 128), ("?_ex=300x150", 300, 150),
         ("?_ex=1x2000", 16, 1024),
     ])
-    func aPNGOfTheAskedSize(query: String, width: Int, height: Int) async throws {
+    func aJPEGOfTheAskedSize(query: String, width: Int, height: Int) async throws {
         let response = try await withImageServer { server in try await server.get("/images/42" + query) }
         #expect(response.status == 200)
-        #expect(response.header("Content-Type") == "image/png")
+        #expect(response.header("Content-Type") == "image/jpeg")
         #expect(response.header("Content-Length") == "\(response.body.count)")
         #expect(response.header("Cache-Control") == "public, max-age=86400")
         let tag = try #require(response.header("ETag"))
         #expect(tag.hasPrefix("\"") && tag.hasSuffix("\"") && !tag.hasPrefix("W/"))
-        let size = try #require(pngSize(response.body))
+        let size = try #require(ImageResponderTests.jpegSize(response.body))
         #expect(size == (width, height))
     }
 
@@ -82,7 +82,8 @@ struct ImagesOverSocketsTests {
             for id in ["1", "10000", "7-2", "7-3", "photo-1", "photo-5000"] {
                 let response = try await server.get("/images/\(id)?_ex=16x16")
                 #expect(response.status == 200, "\(id)")
-                #expect(pngSize(response.body).map { $0 == (16, 16) } == true, "\(id)")
+                let size = id.hasPrefix("photo-") ? pngSize(response.body) : ImageResponderTests.jpegSize(response.body)
+                #expect(size.map { $0 == (16, 16) } == true, "\(id)")
             }
             let post = try await server.send("POST", "/images/1", body: "{}")
             #expect(post.status == 405)
@@ -104,7 +105,8 @@ struct ImagesOverSocketsTests {
                 #expect(url.hasPrefix(server.base))
                 let image = try await server.get(String(url.dropFirst(server.base.count)))
                 #expect(image.status == 200, "\(url)")
-                #expect(pngSize(image.body).map { $0 == (side, side) } == true, "\(url)")
+                #expect(image.header("Content-Type") == "image/jpeg")
+                #expect(ImageResponderTests.jpegSize(image.body).map { $0 == (side, side) } == true, "\(url)")
             }
         }
     }

@@ -38,7 +38,9 @@ import TetherJSON
 
         let (image, imageResponse) = try await get(URL(string: "\(app.baseURL)/images/1?_ex=64x64")!)
         #expect(imageResponse.statusCode == 200)
-        #expect(Array(image.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        #expect(Array(image.prefix(3)) == [0xFF, 0xD8, 0xFF])  // an item's picture is a JPEG
+        let (photo, _) = try await get(URL(string: "\(app.baseURL)/images/photo-1?_ex=64x64")!)
+        #expect(Array(photo.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])  // a photo's a PNG
         await app.stop()
     }
 

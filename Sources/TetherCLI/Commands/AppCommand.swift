@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TetherImages
 import TetherTerminal
 
 #if canImport(Glibc)
@@ -119,12 +120,14 @@ enum AppCommand {
                 apiClient: environment.client, itemClient: environment.rakuten,
                 serverDescription: environment.serverDescription,
                 apiDatabase: APIEnvironment.storeDatabaseURL(options.api, variables: variables),
-                itemDatabase: APIEnvironment.itemDatabaseURL(options.api, variables: variables))
+                itemDatabase: APIEnvironment.itemDatabaseURL(options.api, variables: variables), colorMode: colorMode,
+                imagePipeline: ImagePipelines.make(environment: variables))
             let app = TerminalApp(context: context, initialScreen: options.screen, initialSearch: options.search)
             await runner.run(app)
             session.close()
             await context.store.flush()
             await context.itemStore.flush()
+            context.thumbnails.pipeline.client.configuration.cache?.flush()
             await environment.stop()
             exit(ExitCode.success)
         }

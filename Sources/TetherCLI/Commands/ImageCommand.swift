@@ -94,7 +94,10 @@ enum ImageCommand: Command {
         case .kitty, .iTerm2, .sixel: box = ImageSize(width: columns * 10, height: columns * 20)
         case .halfBlocks, .none: box = ImageSize(width: columns, height: columns * 2)
         }
-        let image = try load(options.url, size: box)
+        let pipeline = ImagePipelines.make(environment: environment)
+        let image = try load(options.url, size: box, pipeline: pipeline)
+        // The original bytes' disk write is queued; let it land before the process ends.
+        pipeline.client.configuration.cache?.flush()
         guard graphics != .none else {
             console.printError("tether: this terminal shows no pictures (NO_COLOR, TERM=dumb or not a terminal)\n")
             return ExitCode.success
@@ -142,12 +145,12 @@ enum ImageCommand: Command {
     }
 
     /// Loads and decodes the picture, blocking the calling thread (a command's, never the pool's).
-    private static func load(_ url: URL, size: ImageSize) throws(CLIError) -> RGBAImage {
+    private static func load(_ url: URL, size: ImageSize, pipeline: ImagePipeline) throws(CLIError) -> RGBAImage {
         let outcome = LoadOutcome()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             do throws(ImageError) {
-                outcome.result = .success(try await ImagePipeline().image(for: url, size: size))
+                outcome.result = .success(try await pipeline.image(for: url, size: size))
             } catch {
                 outcome.result = .failure(error)
             }

@@ -210,6 +210,7 @@ enum ServeCommand: Command {
 
             Rakuten Ichiba item search
               \(base)/services/api/IchibaItem/Search/20220601?applicationId=<any>&keyword=<keyword>
+              \(base)/ichibams/api/IchibaItem/Search/20260701?applicationId=<any>&accessKey=<any>&keyword=<keyword>
 
             Images
               \(base)/images/<id>?_ex=128x128

@@ -27,7 +27,10 @@ import TetherStore
 ///   (``DatabaseLock``), and another one waits for it (up to 20 s), so two subcommands at once take turns.
 /// - Item search: with an application id, Rakuten (``APIOptions/rakutenBase`` or `https://app.rakuten.co.jp`),
 ///   with Rakuten's rate limit and error bodies; without one, the REST server's own Rakuten route (or
-///   ``APIOptions/rakutenBase``) with the application id `tether-demo` and the same rate limit.
+///   ``APIOptions/rakutenBase``) with the application id `tether-demo` and the same rate limit. With an access key
+///   (``APIOptions/rakutenAccessKey``), Rakuten's 2026 gateway at its newest version
+///   (``HTTPClient/rakuten(applicationID:accessKey:origin:baseURL:version:configure:)``): `openapi.rakuten.co.jp`
+///   with an application id, the local search's gateway path without one.
 ///
 /// - Thread safety: immutable and `Sendable`; ``stop()`` may be called from any task, more than once.
 final class APIEnvironment: Sendable {
@@ -119,7 +122,18 @@ final class APIEnvironment: Sendable {
         }
         let rakuten: HTTPClient
         let rakutenDescription: String
-        if let applicationID = options.rakutenApplicationID {
+        if let accessKey = options.rakutenAccessKey {
+            // Rakuten's 2026 gateway: the real one with an application id, else the local search's gateway path.
+            let applicationID = options.rakutenApplicationID ?? demoApplicationID
+            let base =
+                options.rakutenBase ?? (options.rakutenApplicationID == nil ? apiBase : HTTPClient.rakutenGatewayURL)
+            rakuten = .rakuten(
+                applicationID: applicationID, accessKey: accessKey, origin: options.rakutenOrigin?.absoluteString,
+                baseURL: base)
+            rakutenDescription =
+                options.rakutenApplicationID == nil && options.rakutenBase == nil
+                ? apiDescription : "Rakuten \(base.host ?? base.absoluteString)"
+        } else if let applicationID = options.rakutenApplicationID {
             let base = options.rakutenBase ?? HTTPClient.rakutenBaseURL
             rakuten = .rakuten(applicationID: applicationID, baseURL: base)
             rakutenDescription = "Rakuten \(base.host ?? base.absoluteString)"

@@ -14,6 +14,12 @@ import Foundation
 /// - `--rakuten-app-id ID`: send item searches to the real Rakuten Web Service with this application id;
 ///   without the option, the `RAKUTEN_APP_ID` environment variable (when not empty).
 /// - `--rakuten-base URL`: where item searches go instead of `https://app.rakuten.co.jp`.
+/// - `--rakuten-access-key KEY`: the access key (`pk_…`) Rakuten's 2026 gateway needs besides the application id;
+///   without the option, `RAKUTEN_ACCESS_KEY` (when not empty). With a key, searches go to the gateway
+///   (`https://openapi.rakuten.co.jp`, the newest version) unless `--rakuten-base` says otherwise; without an
+///   application id too, to the local item search's gateway path.
+/// - `--rakuten-origin URL`: the `Origin` and `Referer` the gateway checks for apps registered as web
+///   applications; without the option, `RAKUTEN_ORIGIN`.
 ///
 /// Each option accepts `--name value` and `--name=value`; given twice, the last one wins.
 struct APIOptions: Equatable, Sendable {
@@ -23,6 +29,10 @@ struct APIOptions: Equatable, Sendable {
     var rakutenApplicationID: String?
     /// Where item searches go, `nil` for the default (Rakuten's host with an application id, else the API).
     var rakutenBase: URL?
+    /// The 2026 gateway's access key, `nil` for the classic API.
+    var rakutenAccessKey: String?
+    /// The `Origin`/`Referer` for the gateway, `nil` for none.
+    var rakutenOrigin: URL?
 
     /// The help text of the options, for the commands' help pages: indented by two, one option per line.
     static let help = """
@@ -33,10 +43,18 @@ struct APIOptions: Equatable, Sendable {
                                    item search answers)
           --rakuten-base <url>     Send item searches here instead (default
                                    https://app.rakuten.co.jp with an application id)
+          --rakuten-access-key <key>
+                                   The access key of Rakuten's 2026 API gateway (default:
+                                   $RAKUTEN_ACCESS_KEY); searches then go to
+                                   https://openapi.rakuten.co.jp, newest version
+          --rakuten-origin <url>   The Origin/Referer the gateway checks for web applications
+                                   (default: $RAKUTEN_ORIGIN)
         """
 
     /// The option names this type reads.
-    static let names: Set<String> = ["--api", "--rakuten-app-id", "--rakuten-base"]
+    static let names: Set<String> = [
+        "--api", "--rakuten-app-id", "--rakuten-base", "--rakuten-access-key", "--rakuten-origin",
+    ]
 
     /// Reads and removes the API options from `arguments`, leaving everything else in order.
     ///
@@ -77,6 +95,12 @@ struct APIOptions: Equatable, Sendable {
             switch name {
             case "--api": options.api = try url(value, option: name, hint: hint)
             case "--rakuten-base": options.rakutenBase = try url(value, option: name, hint: hint)
+            case "--rakuten-origin": options.rakutenOrigin = try url(value, option: name, hint: hint)
+            case "--rakuten-access-key":
+                guard !value.isEmpty, !value.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+                    throw .usage("invalid Rakuten access key", hint: hint)
+                }
+                options.rakutenAccessKey = value
             default:
                 guard !value.isEmpty, !value.contains(where: { $0.isWhitespace || $0.isNewline }) else {
                     throw .usage("invalid Rakuten application id '\(value)'", hint: hint)
@@ -86,6 +110,12 @@ struct APIOptions: Equatable, Sendable {
         }
         if options.rakutenApplicationID == nil, let id = environment["RAKUTEN_APP_ID"], !id.isEmpty {
             options.rakutenApplicationID = id
+        }
+        if options.rakutenAccessKey == nil, let key = environment["RAKUTEN_ACCESS_KEY"], !key.isEmpty {
+            options.rakutenAccessKey = key
+        }
+        if options.rakutenOrigin == nil, let origin = environment["RAKUTEN_ORIGIN"], !origin.isEmpty {
+            options.rakutenOrigin = try url(origin, option: "RAKUTEN_ORIGIN", hint: hint)
         }
         arguments = rest[...]
         return options

@@ -11,7 +11,10 @@ final class ImageCache: Sendable {
     }
 
     struct Entry: Sendable {
-        var png: [UInt8]
+        /// The encoded image.
+        var bytes: [UInt8]
+        /// `image/jpeg` or `image/png`.
+        var contentType: String
         var etag: String
     }
 

@@ -1,15 +1,19 @@
 public import TetherHTTP1
 import TetherJSON
 
-/// Serves generated PNG thumbnails: `GET /images/<id>?_ex=WxH`.
+/// Serves generated pictures as Rakuten's thumbnail server does: `GET /images/<id>?_ex=WxH`.
 ///
 /// The ids are the catalog's items (`1`…`itemCount`, and `<n>-2`, `<n>-3` for their second and third
-/// images) and the built-in data set's photos (`photo-1`…`photo-<photoCount>`). Each image is a gradient and a
-/// pattern in colours derived from the id, so it is the same on every run.
+/// images) and the built-in data set's photos (`photo-1`…`photo-<photoCount>`). Every picture is derived from its
+/// id alone, so it is the same on every run:
+/// - an item's is a JPEG (as Rakuten's are) of a product of its genre, a few simple shapes in a colour of its own
+///   (``ProductPictureRenderer``): a laptop, a mug, a camera, a sneaker…;
+/// - a photo's is a PNG of a gradient and a pattern (``ThumbnailRenderer``).
 ///
-/// - `_ex` defaults to `128x128`; each side is clamped to 16…1024. A malformed `_ex` is 400 with a JSON error,
-///   an unknown id 404 `{}`, a method other than GET or HEAD 405.
-/// - Responses carry `Content-Type: image/png`, a strong `ETag` (a hash of the bytes) and
+/// - `_ex` defaults to `128x128`; each side is clamped to 16…1024 (the search results link 64×64 and 128×128, an
+///   app's detail view asks for up to 600×600). A malformed `_ex` is 400 with a JSON error, an unknown id 404
+///   `{}`, a method other than GET or HEAD 405.
+/// - Responses carry `Content-Type: image/jpeg` or `image/png`, a strong `ETag` (a hash of the bytes) and
 ///   `Cache-Control: public, max-age=86400`; a matching `If-None-Match` gives 304 without a body.
 /// - Other paths return `nil`.
 ///
@@ -59,22 +63,31 @@ public struct ImageResponder: HTTPResponder {
         if let cached = cache.entry(for: key) {
             entry = cached
         } else {
-            let pixels = ThumbnailRenderer.render(id: id, width: width, height: height)
-            guard let png = PNGEncoder.encode(width: width, height: height, rgb: pixels) else {
-                return .jsonError(.internalServerError, "the image could not be encoded")
+            let encoded: [UInt8]?
+            let contentType: String
+            if id.hasPrefix("photo-") {
+                let pixels = ThumbnailRenderer.render(id: id, width: width, height: height)
+                encoded = PNGEncoder.encode(width: width, height: height, rgb: pixels)
+                contentType = "image/png"
+            } else {
+                let pixels = ProductPictureRenderer.render(id: id, width: width, height: height)
+                encoded = JPEGEncoder.encode(width: width, height: height, rgb: pixels)
+                contentType = "image/jpeg"
             }
-            let hash = stableHash(png)
-            entry = ImageCache.Entry(png: png, etag: "\"" + String(hash, radix: 16) + "\"")
+            guard let encoded else { return .jsonError(.internalServerError, "the image could not be encoded") }
+            let hash = stableHash(encoded)
+            entry = ImageCache.Entry(
+                bytes: encoded, contentType: contentType, etag: "\"" + String(hash, radix: 16) + "\"")
             cache.store(entry, for: key)
         }
         var headers: HTTPHeaders = [
-            "Content-Type": "image/png", "ETag": entry.etag, "Cache-Control": "public, max-age=86400",
+            "Content-Type": entry.contentType, "ETag": entry.etag, "Cache-Control": "public, max-age=86400",
         ]
         if let ifNoneMatch = request.headers["If-None-Match"], Self.matches(ifNoneMatch, entry.etag) {
             headers.remove("Content-Type")
             return HTTPResponse(status: .notModified, headers: headers)
         }
-        return HTTPResponse(headers: headers, body: entry.png)
+        return HTTPResponse(headers: headers, body: entry.bytes)
     }
 
     private func isKnown(_ id: String) -> Bool {

@@ -1,13 +1,16 @@
 import TetherHTTP1
 import TetherJSON
 
-/// An error answer of the Item Search API: a status and `{"error": …, "error_description": …}`.
+/// An error answer of the Item Search API: a status and `{"error": …, "error_description": …}`, or the 2026
+/// gateway's own shape `{"errors": {"errorCode": 400, "errorMessage": …}}` (``isGateway``).
 ///
 /// The codes and texts are the real API's where it has one (see the reference's error table).
 struct RakutenError: Error, Sendable, Equatable {
     var status: HTTPStatus
     var code: String
     var description: String
+    /// Whether the gateway (not the API behind it) answers, in its own shape.
+    var isGateway = false
 
     static func wrongParameter(_ description: String) -> RakutenError {
         RakutenError(status: .badRequest, code: "wrong_parameter", description: description)
@@ -26,7 +29,24 @@ struct RakutenError: Error, Sendable, Equatable {
     static let systemError = RakutenError(
         status: .internalServerError, code: "system_error", description: "api logic error")
 
-    var body: JSON { ["error": .string(code), "error_description": .string(description)] }
+    /// The gateway's answer to a request without an access key (neither the `accessKey` query item nor
+    /// `Authorization: Bearer`).
+    static let accessKeyMissing = RakutenError(
+        status: .badRequest, code: "400",
+        description: "accessKey must be present as a query parameter or in the header", isGateway: true)
+
+    /// The gateway's answer to a web application's request without a matching `Origin` or `Referer`.
+    static let referrerMissing = RakutenError(
+        status: .forbidden, code: "403", description: "REQUEST_CONTEXT_BODY_HTTP_REFERRER_MISSING", isGateway: true)
+
+    var body: JSON {
+        if isGateway {
+            return [
+                "errors": ["errorCode": JSON(status.code), "errorMessage": .string(description)]
+            ]
+        }
+        return ["error": .string(code), "error_description": .string(description)]
+    }
 
     var response: HTTPResponse { .json(body, status: status) }
 }

@@ -19,7 +19,7 @@ final class AppHarness {
     var height = 24
 
     /// Starts a server with the built-in data set (writes in memory) and the app on it.
-    init(screen: TerminalApp.ScreenID = .items) async throws {
+    init(screen: TerminalApp.ScreenID = .items, colorMode: ColorMode = .monochrome) async throws {
         server = try await TetherServerApp.start(.init(writes: .inMemory, rakutenRateLimit: false))
         environment = try await APIEnvironment.start(APIOptions(api: server.baseURL), variables: [:])
         let fault = writeFault
@@ -31,7 +31,8 @@ final class AppHarness {
             })
         let client = HTTPClient(baseURL: environment.client.baseURL, configuration: configuration)
         let context = AppContext(
-            apiClient: client, itemClient: environment.rakuten, serverDescription: environment.serverDescription)
+            apiClient: client, itemClient: environment.rakuten, serverDescription: environment.serverDescription,
+            colorMode: colorMode)
         app = TerminalApp(context: context, initialScreen: screen)
     }
 
@@ -43,6 +44,9 @@ final class AppHarness {
 
     /// The frame the app draws now.
     var screen: String { app.draw(width: width, height: height).text }
+
+    /// The frame the app draws now, as cells.
+    var frame: ScreenBuffer { app.draw(width: width, height: height) }
 
     /// Sends keys.
     func press(_ keys: Key...) {

@@ -15,7 +15,8 @@ struct TmuxAppTests {
     private static func command(_ arguments: String, folder: URL) -> String {
         let tether = TmuxSession.tether ?? "tether"
         let data = folder.path
-        return "stty -g > '\(data)/before'; XDG_DATA_HOME='\(data)' TERM=xterm-256color '\(tether)' \(arguments);"
+        return "stty -g > '\(data)/before'; XDG_DATA_HOME='\(data)' XDG_CACHE_HOME='\(data)/cache' TERM=xterm-256color"
+            + " '\(tether)' \(arguments);"
             + " echo \"exit $?\" > '\(data)/status'; stty -g > '\(data)/after'; echo TETHER-DONE; sleep 3"
     }
 
@@ -154,6 +155,36 @@ struct TmuxAppTests {
         }
         #expect(patches.count == 1)
         await server.stop()
+    }
+
+    @Test func theItemListShowsHalfBlockThumbnailsInColour() async throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Colours on whatever the test runner's environment says (NO_COLOR would turn the pictures off).
+        let tmux = try TmuxSession("unset NO_COLOR; " + Self.command("", folder: folder), width: 100, height: 30)
+        try await tmux.waitFor("Type a keyword")
+        try tmux.send("カメラ", literally: true)
+        try tmux.send("Enter")
+        try await tmux.waitFor("yen prices") { $0.contains("円") && $0.contains("30 shown") }
+        // Each row's thumbnail: six columns of upper half blocks over three rows, in 256 colours (tmux writes
+        // only the colours that change from one cell to the next).
+        func pictureRows(_ screen: String) -> [Substring] {
+            screen.split(separator: "\n").filter { $0.count { $0 == "▀" } >= 6 && $0.contains("48;5;") }
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        var colored = try tmux.coloredScreen()
+        while pictureRows(colored).count < 9, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            colored = try tmux.coloredScreen()
+        }
+        let rows = pictureRows(colored)
+        #expect(rows.count >= 9, "fewer than three thumbnails")
+        // The picture has colours of its own, not one flat placeholder.
+        let colours = Set(rows.flatMap { $0.components(separatedBy: "38;5;").dropFirst().map { $0.prefix(3) } })
+        #expect(colours.count >= 3)
+        try tmux.send("q")
+        try await tmux.waitFor("TETHER-DONE")
+        #expect(await tmux.stop())
     }
 }
 

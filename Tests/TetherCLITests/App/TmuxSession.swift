@@ -191,6 +191,11 @@ final class TmuxSession {
         try run(["capture-pane", "-p", "-t", "app"])
     }
 
+    /// The pane's text with its colours and attributes as escape sequences (`capture-pane -e`).
+    func coloredScreen() throws -> String {
+        try run(["capture-pane", "-e", "-p", "-t", "app"])
+    }
+
     /// Whether the program has ended.
     func hasExited() throws -> Bool {
         try run(["display-message", "-p", "-t", "app", "#{pane_dead}"]).hasPrefix("1")

@@ -150,11 +150,11 @@ struct ErrorsOverSocketsTests {
     @Test func anImageIsNotJSON() async throws {
         try await withSocketApp { baseURL, _ in
             let error = try #require(
-                await sendExpectingError(Request<SocketPost>(path: "/images/1"), on: client(baseURL)))
+                await sendExpectingError(Request<SocketPost>(path: "/images/photo-1"), on: client(baseURL)))
             let failure = try #require(error.decodingFailure, "\(error)")
             #expect(failure.reason.contains("image/png"))
             // The same body read as Data is fine.
-            let image = try await client(baseURL).send(Request<Data>(path: "/images/1"))
+            let image = try await client(baseURL).send(Request<Data>(path: "/images/photo-1"))
             #expect(image.data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         }
     }

@@ -8,7 +8,9 @@ import TetherTerminal
 ///
 /// Enter in the field searches (a new search cancels the one in flight, and a late answer for the old keyword
 /// never replaces the new results); scrolling near the end loads the next page; `s` cycles the sort orders;
-/// Enter on an item opens its detail. Failures show in a banner, `R` retries.
+/// Enter on an item opens its detail. Failures show in a banner, `R` retries. When the terminal has colours, each
+/// row shows the item's picture and the detail a large one (``Thumbnails``, through ``AppContext/thumbnails``);
+/// drawing never waits for them.
 @MainActor
 @Observable
 final class ItemsScreen: AppScreen {
@@ -159,6 +161,7 @@ final class ItemsScreen: AppScreen {
         }
         notice = nil
         keyword = text
+        context.thumbnails.forgetFailures()
         list = ListView()
         detailID = nil
         results.select(.itemSearch(RakutenItemSearch(keyword: text, sort: sort)))
@@ -174,6 +177,7 @@ final class ItemsScreen: AppScreen {
     }
 
     private func retry() {
+        context.thumbnails.forgetFailures()
         guard let current = results.current, current.error != nil else { return }
         if current.status == .failed {
             Task { await current.refresh() }
