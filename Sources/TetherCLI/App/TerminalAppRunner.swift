@@ -31,6 +31,9 @@ final class TerminalAppRunner {
         redraw()
     }
 
+    /// Set once ``run(_:)`` has returned: no frame is drawn after it.
+    private var isStopped = false
+
     /// Runs `app` until the user quits or input ends.
     func run(_ app: TerminalApp) async {
         self.app = app
@@ -73,6 +76,9 @@ final class TerminalAppRunner {
         keys.cancel()
         resizes.cancel()
         ticks.cancel()
+        // Changes still arriving (a save landing, the outbox's counts while the app quits) draw nothing more: the
+        // terminal is about to be handed back.
+        isStopped = true
     }
 
     private func finish() {
@@ -83,6 +89,7 @@ final class TerminalAppRunner {
     /// Draws a frame now, observing what it reads.
     func redraw() {
         redrawScheduled = false
+        guard !isStopped else { return }
         let (width, height) = size
         let frame: ScreenBuffer
         if let app {
