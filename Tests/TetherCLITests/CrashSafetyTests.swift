@@ -200,7 +200,29 @@ import TetherJSON
                 if sure { removed.insert(id) }
             }
         }
-        for id in removed where titleOf[id] != nil { problems.append("note \(id) was removed but is still there") }
+        // A removed note's id may come back for a later create (json-server gives a new item the largest id
+        // plus one): only the same note, under a title it had, is a remove that was not applied.
+        var titlesOfNote: [Int: Set<String>] = [:]
+        for operation in operations {
+            switch operation.kind {
+            case .add(let title): if let id = operation.id { titlesOfNote[id, default: []].insert(title) }
+            case .edit(let id, let title): titlesOfNote[id, default: []].insert(title)
+            case .remove: break
+            }
+        }
+        for id in removed {
+            if let title = titleOf[id], titlesOfNote[id]?.contains(title) == true {
+                let history = operations.enumerated().compactMap { index, operation -> String? in
+                    switch operation.kind {
+                    case .add(let added) where operation.id == id: return "#\(index) add '\(added)' \(operation.result)"
+                    case .edit(id, let edited): return "#\(index) edit '\(edited)' \(operation.result)"
+                    case .remove(id): return "#\(index) rm \(operation.result)"
+                    default: return nil
+                    }
+                }
+                problems.append("note \(id) ('\(title)') was removed but is still there: \(history)")
+            }
+        }
         for (id, titles) in allowedTitles where !removed.contains(id) {
             guard let title = titleOf[id] else { continue }
             let original = addedTitles.contains(title) && !sureEdits.contains(id)

@@ -81,7 +81,7 @@ public actor Outbox {
     /// the database knows (all of them when it knows none).
     ///
     /// - Returns: the entry, with the `Idempotency-Key` all of its attempts send.
-    public func enqueue<Entity: RemoteEntity>(
+    public nonisolated func enqueue<Entity: RemoteEntity>(
         type: Entity.Type, id: String, kind: OutboxEntry.Kind, value: Data?, method: String? = nil
     ) async throws(StoreError) -> OutboxEntry {
         let method =
@@ -128,11 +128,11 @@ public actor Outbox {
 
     /// Sends entry `id` alone (it must be its entity's first, else it stays queued), retrying transient failures
     /// within `retries`. For callers that send an entity's writes in order themselves (``EntityStore``).
-    func sendOne(_ id: Int64, retries: Retries) async -> OutboxOutcome {
+    func sendOne(_ id: Int64, retries: Retries, announces: Bool = true) async -> OutboxOutcome {
         var attempt = 0
         while true {
             attempt += 1
-            let result = await attemptOnce(id)
+            let result = await attemptOnce(id, announces: announces)
             switch result {
             case .confirmed(let confirmation, let body):
                 return .confirmed(body: body, etag: confirmation.etag)
@@ -216,9 +216,9 @@ public actor Outbox {
     }
 
     /// Sends entry `id` once, or waits for the attempt already running for it.
-    func attemptOnce(_ id: Int64) async -> Attempt {
+    func attemptOnce(_ id: Int64, announces: Bool = true) async -> Attempt {
         if let running = inFlight[id] { return await running.value }
-        let task = Task { await self.performAttempt(id) }
+        let task = Task { await self.performAttempt(id, announces: announces) }
         inFlight[id] = task
         let result = await task.value
         inFlight[id] = nil
@@ -226,7 +226,7 @@ public actor Outbox {
     }
 
     /// Claims entry `id`, sends it once with its key, and records the outcome.
-    private func performAttempt(_ id: Int64) async -> Attempt {
+    private func performAttempt(_ id: Int64, announces: Bool) async -> Attempt {
         let claimed: ClaimedEntry
         do {
             guard let taken = try await database.claim(id) else {
@@ -239,7 +239,7 @@ public actor Outbox {
             return .skipped(error)
         }
         let entry = claimed.entry
-        await onEvent?(.sending(entry))
+        if announces { await onEvent?(.sending(entry)) }
         var request = Request<Data>(path: entry.path, method: HTTPMethod(rawValue: entry.method))
         request.headers.set("Idempotency-Key", entry.idempotencyKey)
         if let ifMatch = claimed.ifMatch { request.headers.set("If-Match", ifMatch) }
