@@ -152,17 +152,19 @@ import TetherJSON
         for note in notes { if let id = note["id"]?.int { titleOf[id] = note["title"]?.string } }
 
         var counts = (confirmed: 0, kept: 0, killed: 0)
-        // Notes any remove was issued for (killed or not): their adds may be gone.
-        var removeIssued = Set<Int>()
+        // The oracle follows each note the user knows by its id, in the order of the commands. An id can name
+        // several notes one after the other: json-server gives a new note the largest id plus one, so deleting the
+        // newest note frees its id for the next create. Only the last note under an id is checked at the end.
+        struct Known {
+            var addTitle: String
+            /// The titles the note may have now: the last sure edit's, or any killed edit's after it.
+            var titles: Set<String>
+            var sureEdit = false
+            var removed = false
+            var removeMaybe = false
+        }
+        var known: [Int: Known] = [:]
         let confirmedIDs = Set(operations.compactMap(\.id))
-        for operation in operations { if case .remove(let id) = operation.kind { removeIssued.insert(id) } }
-        // Every add: once if it exited 0 or 3 (kept, then sent by sync), at most once if killed; never twice.
-        // Every edit: the note's final title is the last edit that exited 0 or 3, or a killed edit after it.
-        // Every remove that exited 0 or 3: the note is gone.
-        var allowedTitles: [Int: Set<String>] = [:]
-        var removed = Set<Int>()
-        var sureEdits = Set<Int>()
-        var addedTitles: [String] = []
         for operation in operations {
             switch operation.result {
             case .exited(0): counts.confirmed += 1
@@ -172,62 +174,44 @@ import TetherJSON
             let sure = operation.result != .killed
             switch operation.kind {
             case .add(let title):
-                addedTitles.append(title)
                 if let id = operation.id {
-                    // Confirmed with its id: there, unless a remove was issued for it.
-                    if titleOf[id] == nil && !removeIssued.contains(id) {
-                        problems.append("\(title) (note \(id)) is not on the server after exit 0")
-                    }
+                    known[id] = Known(addTitle: title, titles: [title])
                 } else {
                     // Kept (exit 3): there once after the sync; killed: at most once. No id was printed, so no
                     // later command touched it, and it keeps its title.
-                    let found = notes.filter {
-                        $0["title"]?.string == title && !confirmedIDs.contains($0["id"]?.int ?? 0)
-                    }
-                    .count
+                    let found = notes.filter { $0["title"]?.string == title }.count
                     if found > 1 || (sure && found != 1) {
                         problems.append("\(title): \(found) on the server after \(operation.result)")
                     }
                 }
             case .edit(let id, let title):
+                guard var note = known[id] else { continue }
                 if sure {
-                    allowedTitles[id] = [title]
-                    sureEdits.insert(id)
+                    note.titles = [title]
+                    note.sureEdit = true
                 } else {
-                    allowedTitles[id, default: []].insert(title)
+                    note.titles.insert(title)
                 }
+                known[id] = note
             case .remove(let id):
-                if sure { removed.insert(id) }
+                guard var note = known[id] else { continue }
+                if sure { note.removed = true } else { note.removeMaybe = true }
+                known[id] = note
             }
         }
-        // A removed note's id may come back for a later create (json-server gives a new item the largest id
-        // plus one): only the same note, under a title it had, is a remove that was not applied.
-        var titlesOfNote: [Int: Set<String>] = [:]
-        for operation in operations {
-            switch operation.kind {
-            case .add(let title): if let id = operation.id { titlesOfNote[id, default: []].insert(title) }
-            case .edit(let id, let title): titlesOfNote[id, default: []].insert(title)
-            case .remove: break
-            }
-        }
-        for id in removed {
-            if let title = titleOf[id], titlesOfNote[id]?.contains(title) == true {
-                let history = operations.enumerated().compactMap { index, operation -> String? in
-                    switch operation.kind {
-                    case .add(let added) where operation.id == id: return "#\(index) add '\(added)' \(operation.result)"
-                    case .edit(id, let edited): return "#\(index) edit '\(edited)' \(operation.result)"
-                    case .remove(id): return "#\(index) rm \(operation.result)"
-                    default: return nil
-                    }
+        for (id, note) in known {
+            let now = notes.first { $0["id"]?.int == id }
+            let title = now?["title"]?.string
+            if note.removed {
+                // Gone, or the id names a later note (a create the oracle did not see confirmed).
+                if let title, note.titles.contains(title) || title == note.addTitle {
+                    problems.append("note \(id) ('\(title)') was removed but is still there")
                 }
-                problems.append("note \(id) ('\(title)') was removed but is still there: \(history)")
-            }
-        }
-        for (id, titles) in allowedTitles where !removed.contains(id) {
-            guard let title = titleOf[id] else { continue }
-            let original = addedTitles.contains(title) && !sureEdits.contains(id)
-            if !titles.contains(title) && !original {
-                problems.append("note \(id) is '\(title)', expected one of \(titles)")
+            } else if let title {
+                let allowed = note.titles.contains(title) || (!note.sureEdit && title == note.addTitle)
+                if !allowed { problems.append("note \(id) is '\(title)', expected one of \(note.titles)") }
+            } else if !note.removeMaybe {
+                problems.append("note \(id) ('\(note.addTitle)') is not on the server")
             }
         }
         if Set(notes.compactMap { $0["id"]?.int }).count != notes.count { problems.append("repeated ids") }

@@ -76,12 +76,9 @@ extension StoreDatabase {
             if draft.entityID.isEmpty {
                 // A temporary id below every one this database holds, chosen inside the transaction, so that two
                 // processes creating at once never share one.
+                // Temporary ids live only in the outbox (a create writes no entity row until it is confirmed).
                 let smallest = try database.scalarInt(
-                    """
-                    SELECT MIN(m) FROM (
-                      SELECT MIN(CAST(entity_id AS INTEGER)) AS m FROM outbox WHERE entity_id GLOB '-[0-9]*'
-                      UNION ALL SELECT MIN(CAST(id AS INTEGER)) FROM entity WHERE id GLOB '-[0-9]*' AND type = ?)
-                    """, [.text(draft.entityType)])
+                    "SELECT MIN(CAST(entity_id AS INTEGER)) FROM outbox WHERE entity_id GLOB '-[0-9]*'")
                 draft.entityID = String(min(smallest, 0) - 1)
                 if let bytes = draft.value, case .object(var object) = try JSON(parsing: bytes) {
                     object["id"] = .number(JSON.Number(Int64(draft.entityID)!))
