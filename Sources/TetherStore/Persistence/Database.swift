@@ -34,17 +34,15 @@ final class Database {
         do throws(DatabaseError) {
             // The first read of the file: a file that is not a database fails here.
             if path != ":memory:" {
-                // 16 KiB pages for a new file (an entity's JSON, a few KB, then fits a page instead of spilling into
-                // overflow pages); an existing file keeps its size.
-                try execute("PRAGMA page_size=16384")
                 let mode = try scalarText("PRAGMA journal_mode=WAL")
                 if mode?.lowercased() != "wal" {
                     throw DatabaseError(code: SQLITE_ERROR, message: "WAL mode refused (\(mode ?? "?"))", sql: nil)
                 }
             }
-            // Checkpoints of the write-ahead log every 4,000 pages (64 MiB), so that saving a large page of results
-            // does not copy the log into the file halfway through.
-            try execute("PRAGMA synchronous=\(synchronous); PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=4000")
+            // Checkpoints of the write-ahead log every 16,000 pages (64 MiB), so that saving a large page of results
+            // does not copy the log into the file halfway through. Pages stay 4 KiB: every commit writes its changed
+            // pages whole to the log, and an edit saved in the outbox changes three.
+            try execute("PRAGMA synchronous=\(synchronous); PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=16000")
         } catch {
             statements.removeAll()
             sqlite3_close_v2(handle)

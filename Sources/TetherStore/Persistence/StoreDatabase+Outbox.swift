@@ -103,15 +103,21 @@ extension StoreDatabase {
                 [type, id, .data(server), .optionalText(draft.etag)])
         }
         let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
-        try database.run(
+        let insert = try database.statement(
             """
-            INSERT INTO outbox (type, entity_id, collection_path, kind, method, value, idempotency_key, created_at)
+            INSERT INTO outbox (type, entity_id, collection_path, kind, method, idempotency_key, created_at, value)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                type, id, .text(draft.collectionPath), .text(draft.kind.rawValue), .text(draft.method),
-                draft.value.map { .data($0) } ?? .null, .text(key), .real(date.timeIntervalSince1970),
-            ])
+            """)
+        try insert.bind([
+            type, id, .text(draft.collectionPath), .text(draft.kind.rawValue), .text(draft.method), .text(key),
+            .real(date.timeIntervalSince1970),
+        ])
+        // The value is bound borrowed and stepped at once: SQLite copies it only into the row.
+        try (draft.value ?? Data()).withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Void in
+            if draft.value == nil { try insert.bind(at: 8, .null) } else { try insert.bind(borrowing: bytes, at: 8) }
+            while try insert.step() {}
+            insert.reset()
+        }
         return OutboxEntry(
             id: database.lastInsertedRowID, entityType: draft.entityType, entityID: draft.entityID,
             collectionPath: draft.collectionPath, kind: draft.kind, method: draft.method, idempotencyKey: key,
