@@ -167,6 +167,11 @@ public final class EntityStore {
         persist(entities, of: nil)
     }
 
+    /// Tells the queries that contain `state` that it changed.
+    func entityChanged<Entity: RemoteEntity>(_ state: EntityState<Entity>) {
+        table(for: Entity.self).entityChanged(state)
+    }
+
     /// The name a type's rows and outbox entries carry in the database.
     nonisolated static func typeName<Entity>(_ type: Entity.Type) -> String {
         String(reflecting: type)

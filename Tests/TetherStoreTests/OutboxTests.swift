@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TetherServer
 
@@ -393,5 +394,107 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         let left = try await database.read { try Int($0.scalarInt("SELECT COUNT(*) FROM entity")) }
         #expect(left <= 6)
         #expect(entities >= 3)
+    }
+
+    @Test func aMutationsOptionsAreSavedWithItAndSentByEveryAttempt() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let dead = try await harness.deadBaseURL()
+        let options = MutationOptions(
+            headers: ["X-Edit-Reason": "typo 誤字".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!],
+            timeout: .seconds(7), idempotencyKey: "my-key-1")
+        do {
+            let offline = try harness.store(baseURL: dead)
+            let draft = Note(id: Note.temporaryID(), title: "with options", body: "")
+            await #expect(throws: StoreError.self) { try await offline.create(draft, options: options) }
+            #expect(try await offline.outbox!.entries().map(\.idempotencyKey) == ["my-key-1"])
+        }
+        // After a restart, the attempt that reaches the server carries the key, the header and the timeout.
+        let recorder = RequestRecorder()
+        var configuration = EntityStore.Configuration()
+        configuration.collectionInterval = nil
+        let client = HTTPClient(baseURL: harness.app.baseURL) {
+            $0.interceptors = [recorder]
+            $0.retryPolicy = .never
+        }
+        let store = EntityStore(
+            client: client, database: try StoreDatabase(url: harness.databaseURL), configuration: configuration)
+        #expect(await sent(store))
+        let post = try #require(recorder.requests.first { $0.method == .post })
+        #expect(post.headers["Idempotency-Key"] == "my-key-1")
+        #expect(post.headers["X-Edit-Reason"] == options.headers["X-Edit-Reason"])
+        #expect(post.timeout == .seconds(7))
+        #expect(try await harness.serverNotes().filter { $0.title == "with options" }.count == 1)
+    }
+
+    @Test func clearingAnErrorKeepsTheResultsAndTheWaitingWrite() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let dead = try await harness.deadBaseURL()
+        do {
+            let online = try harness.store()
+            await online.query(Query<Note>.list("/notes")).load()
+            await online.flush()
+        }
+        let store = try harness.store(baseURL: dead)
+        let live = store.liveQuery(of: Note.self)
+        live.select(.list("/notes"))
+        await live.settle()
+        #expect(live.isFromDisk)
+        #expect(live.isOffline)
+        #expect(live.error?.isUnreachable == true)
+        #expect(!live.items.isEmpty)
+        live.clearError()
+        #expect(live.error == nil)
+        #expect(live.status == .loaded)
+        #expect(!live.items.isEmpty)
+        #expect(live.hasMore == false)
+
+        let state = store.entity(Note.self, id: 2)
+        var edited = try #require(state.value)
+        edited.title = "kept"
+        await #expect(throws: StoreError.self) { try await store.update(edited) }
+        #expect(state.error != nil)
+        state.clearError()
+        #expect(state.error == nil)
+        #expect(state.value?.title == "kept")
+        #expect(state.writeStatus != nil)
+        #expect(store.outboxStatus.count == 1)
+    }
+}
+
+@MainActor
+@Suite struct MutationOptionsTests {
+    @Test func optionsReachTheRequestOfAStoreInMemory() async throws {
+        let harness = try await StoreHarness.start()
+        defer { Task { await harness.stop() } }
+        let recorder = RequestRecorder()
+        let client = HTTPClient(baseURL: harness.app.baseURL) {
+            $0.interceptors = [recorder]
+            $0.retryPolicy = .never
+        }
+        let store = EntityStore(client: client)
+        let state = store.entity(Note.self, id: 2)
+        await state.load()
+        var edited = try #require(state.value)
+        edited.title = "options"
+        try await store.update(
+            edited, options: MutationOptions(headers: ["X-Edit-Reason": "typo"], timeout: .seconds(3)))
+        try await store.delete(Note.self, id: 4, options: MutationOptions(headers: ["X-Edit-Reason": "gone"]))
+        let patch = try #require(recorder.requests.first { $0.method == .patch })
+        #expect(patch.headers["X-Edit-Reason"] == "typo")
+        #expect(patch.timeout == .seconds(3))
+        #expect(recorder.requests.first { $0.method == .delete }?.headers["X-Edit-Reason"] == "gone")
+        #expect(try await harness.serverNote(2).title == "options")
+    }
+}
+
+/// Records the requests a client sends.
+final class RequestRecorder: HTTPInterceptor {
+    private let recorded = Mutex<[TransportRequest]>([])
+    var requests: [TransportRequest] { recorded.withLock { $0 } }
+    func adapt(_ request: TransportRequest) async throws -> TransportRequest {
+        recorded.withLock { $0.append(request) }
+        return request
     }
 }

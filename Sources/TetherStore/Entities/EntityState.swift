@@ -153,6 +153,19 @@ public final class EntityState<Entity: RemoteEntity> {
         await task.value
     }
 
+    /// Forgets the last failure (a message the user dismissed). A failed status becomes ``Status/synced`` when a
+    /// value is shown, else ``Status/idle``. A write the server refused stays in the outbox all the same
+    /// (``writeStatus`` still says so): only ``EntityStore/retryWrites(of:)`` or
+    /// ``EntityStore/discardWrites(of:)`` end it.
+    public func clearError() {
+        guard error != nil || status == .failed else { return }
+        error = nil
+        if status == .failed && writeStatus != .failed && writeStatus != .conflict {
+            status = value == nil ? .idle : (pendingEdits.isEmpty ? .synced : .syncing)
+        }
+        if let store { store.entityChanged(self) } else { changed() }
+    }
+
     /// Calls `handler` now and after every change, on the main actor, until the token is cancelled or released.
     public func observe(_ handler: @escaping @MainActor (EntityState<Entity>) -> Void) -> ObservationToken {
         let id = makeObserverID()

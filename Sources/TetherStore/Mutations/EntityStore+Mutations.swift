@@ -21,7 +21,15 @@ extension EntityStore {
     /// - Throws: ``StoreError``.
     @discardableResult
     public func update<Entity: RemoteEntity>(_ entity: Entity) async throws(StoreError) -> Entity {
-        if let outbox { return try await updateThroughOutbox(entity, outbox: outbox) }
+        try await update(entity, options: MutationOptions())
+    }
+
+    /// ``update(_:)`` with per-call options: extra headers, a timeout, the outbox's `Idempotency-Key`.
+    @discardableResult
+    public func update<Entity: RemoteEntity>(
+        _ entity: Entity, options: MutationOptions
+    ) async throws(StoreError) -> Entity {
+        if let outbox { return try await updateThroughOutbox(entity, outbox: outbox, options: options) }
         let table = table(for: Entity.self)
         let record = table.record(for: entity.id)
         editCounter += 1
@@ -38,7 +46,7 @@ extension EntityStore {
         let result = ResultBox<Entity>()
         let task = Task { @MainActor in
             await previous?.value
-            result.value = await self.send(edit, of: record, in: table)
+            result.value = await self.send(edit, of: record, in: table, options: options)
             self.noteWriteEnded(record)
         }
         record.saveChain = task
@@ -49,7 +57,8 @@ extension EntityStore {
 
     /// Sends one pending edit (the oldest) and applies the answer.
     private func send<Entity: RemoteEntity>(
-        _ edit: PendingEdit<Entity>, of record: EntityState<Entity>, in table: EntityTable<Entity>
+        _ edit: PendingEdit<Entity>, of record: EntityState<Entity>, in table: EntityTable<Entity>,
+        options: MutationOptions
     ) async -> Result<Entity, StoreError> {
         let body: JSON
         let method = configuration.updateMethod
@@ -63,6 +72,7 @@ extension EntityStore {
             return .failure(StoreError(.encoding("\(error)")))
         }
         var request = Request<Entity>(path: Entity.path(for: record.id), method: method, body: .json(body))
+        options.apply(to: &request)
         if let etag = record.etag { request.headers.set("If-Match", etag) }
         switch await Self.send(request, client: client) {
         case .success(let response):
@@ -153,7 +163,15 @@ extension EntityStore {
     /// - Throws: ``StoreError``.
     @discardableResult
     public func create<Entity: RemoteEntity>(_ draft: Entity) async throws(StoreError) -> Entity {
-        if let outbox { return try await createThroughOutbox(draft, outbox: outbox) }
+        try await create(draft, options: MutationOptions())
+    }
+
+    /// ``create(_:)`` with per-call options: extra headers, a timeout, the outbox's `Idempotency-Key`.
+    @discardableResult
+    public func create<Entity: RemoteEntity>(
+        _ draft: Entity, options: MutationOptions
+    ) async throws(StoreError) -> Entity {
+        if let outbox { return try await createThroughOutbox(draft, outbox: outbox, options: options) }
         let table = table(for: Entity.self)
         let temporary = table.record(for: draft.id)
         temporary.value = draft
@@ -175,7 +193,8 @@ extension EntityStore {
             removeDraft(temporary, in: table, failure: failure)
             throw failure
         }
-        let request = Request<Entity>(path: Entity.collectionPath, method: .post, body: .json(body))
+        var request = Request<Entity>(path: Entity.collectionPath, method: .post, body: .json(body))
+        options.apply(to: &request)
         switch await Self.send(request, client: client) {
         case .success(let response):
             let created = response.value
@@ -234,7 +253,14 @@ extension EntityStore {
     ///
     /// - Throws: ``StoreError``.
     public func delete<Entity: RemoteEntity>(_ type: Entity.Type, id: Entity.ID) async throws(StoreError) {
-        if let outbox { return try await deleteThroughOutbox(type, id: id, outbox: outbox) }
+        try await delete(type, id: id, options: MutationOptions())
+    }
+
+    /// ``delete(_:id:)`` with per-call options: extra headers, a timeout, the outbox's `Idempotency-Key`.
+    public func delete<Entity: RemoteEntity>(
+        _ type: Entity.Type, id: Entity.ID, options: MutationOptions
+    ) async throws(StoreError) {
+        if let outbox { return try await deleteThroughOutbox(type, id: id, outbox: outbox, options: options) }
         let table = table(for: type)
         let record = table.record(for: id)
         editCounter += 1
@@ -255,6 +281,7 @@ extension EntityStore {
         record.changed()
 
         var request = Request<Void>(path: Entity.path(for: id), method: .delete)
+        options.apply(to: &request)
         if let etag = record.etag { request.headers.set("If-Match", etag) }
         let result = await Self.send(request, client: client)
         noteWriteEnded(record)

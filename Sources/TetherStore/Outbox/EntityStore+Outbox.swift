@@ -138,7 +138,7 @@ extension EntityStore {
     }
 
     func updateThroughOutbox<Entity: RemoteEntity>(
-        _ entity: Entity, outbox: Outbox
+        _ entity: Entity, outbox: Outbox, options: MutationOptions
     ) async throws(StoreError) -> Entity {
         let table = table(for: Entity.self)
         let record = table.record(for: entity.id)
@@ -163,7 +163,8 @@ extension EntityStore {
         let draft = OutboxDraft(
             entityType: Self.typeName(Entity.self), entityID: String(describing: entity.id),
             collectionPath: Entity.collectionPath, kind: .update, method: configuration.updateMethod.rawValue,
-            value: bytes, serverValue: serverBytes, etag: record.etag)
+            value: bytes, idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
+            headers: options.headers, timeout: options.timeout)
         let entry: OutboxEntry
         do {
             entry = try await outbox.database.enqueue(draft)
@@ -191,7 +192,9 @@ extension EntityStore {
         }
     }
 
-    func createThroughOutbox<Entity: RemoteEntity>(_ draft: Entity, outbox: Outbox) async throws(StoreError) -> Entity {
+    func createThroughOutbox<Entity: RemoteEntity>(
+        _ draft: Entity, outbox: Outbox, options: MutationOptions
+    ) async throws(StoreError) -> Entity {
         let table = table(for: Entity.self)
         let bytes: Data
         do {
@@ -220,7 +223,8 @@ extension EntityStore {
             entry = try await outbox.database.enqueue(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: draft.id),
-                    collectionPath: Entity.collectionPath, kind: .create, method: "POST", value: bytes))
+                    collectionPath: Entity.collectionPath, kind: .create, method: "POST", value: bytes,
+                    idempotencyKey: options.idempotencyKey, headers: options.headers, timeout: options.timeout))
         } catch {
             record.pendingEdits.removeAll { $0.number == number }
             record.writeStatus = nil
@@ -245,7 +249,7 @@ extension EntityStore {
     }
 
     func deleteThroughOutbox<Entity: RemoteEntity>(
-        _ type: Entity.Type, id: Entity.ID, outbox: Outbox
+        _ type: Entity.Type, id: Entity.ID, outbox: Outbox, options: MutationOptions
     ) async throws(StoreError) {
         let table = table(for: type)
         let record = table.record(for: id)
@@ -272,7 +276,8 @@ extension EntityStore {
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: id),
                     collectionPath: Entity.collectionPath, kind: .delete, method: "DELETE", value: nil,
-                    serverValue: serverBytes, etag: record.etag))
+                    idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
+                    headers: options.headers, timeout: options.timeout))
         } catch {
             restore(id, at: positions)
             record.status = .failed

@@ -243,6 +243,8 @@ public actor Outbox {
         var request = Request<Data>(path: entry.path, method: HTTPMethod(rawValue: entry.method))
         request.headers.set("Idempotency-Key", entry.idempotencyKey)
         if let ifMatch = claimed.ifMatch { request.headers.set("If-Match", ifMatch) }
+        for (name, value) in claimed.headers { request.headers.add(name, value) }
+        if let timeout = claimed.timeout { request.timeout = timeout }
         if let body = claimed.body { request.body = .data(body, contentType: "application/json") }
         request.retryPolicy = .never
         let result: Result<Response<Data>, HTTPError> = await Self.perform(request, client: client)

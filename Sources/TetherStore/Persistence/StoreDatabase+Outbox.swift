@@ -1,4 +1,5 @@
 import Foundation
+import TetherHTTP
 import TetherJSON
 
 #if canImport(Glibc)
@@ -24,6 +25,9 @@ struct OutboxDraft: Sendable {
     /// of yet: the edit is then sent over that version (`If-Match`, the changed fields).
     var serverValue: Data? = nil
     var etag: String? = nil
+    /// Headers every attempt adds, and its timeout (``MutationOptions``).
+    var headers: HTTPHeaders = [:]
+    var timeout: Duration? = nil
 }
 
 /// An entry taken for sending: what goes on the wire, frozen at its first attempt so every retry sends the same
@@ -32,6 +36,9 @@ struct ClaimedEntry: Sendable {
     var entry: OutboxEntry
     var body: Data?
     var ifMatch: String?
+    /// The caller's extra headers and timeout, saved with the write.
+    var headers: HTTPHeaders = [:]
+    var timeout: Duration?
 }
 
 /// What the database did with a confirmed write.
@@ -105,16 +112,19 @@ extension StoreDatabase {
         let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
         let insert = try database.statement(
             """
-            INSERT INTO outbox (type, entity_id, collection_path, kind, method, idempotency_key, created_at, value)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO outbox (type, entity_id, collection_path, kind, method, idempotency_key, created_at, headers,
+              timeout, value)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try insert.bind([
             type, id, .text(draft.collectionPath), .text(draft.kind.rawValue), .text(draft.method), .text(key),
-            .real(date.timeIntervalSince1970),
+            .real(date.timeIntervalSince1970), .optionalText(encodeHeaders(draft.headers)),
+            draft.timeout.map { .real(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+                ?? .null,
         ])
         // The value is bound borrowed and stepped at once: SQLite copies it only into the row.
         try (draft.value ?? Data()).withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Void in
-            if draft.value == nil { try insert.bind(at: 8, .null) } else { try insert.bind(borrowing: bytes, at: 8) }
+            if draft.value == nil { try insert.bind(at: 10, .null) } else { try insert.bind(borrowing: bytes, at: 10) }
             while try insert.step() {}
             insert.reset()
         }
@@ -179,7 +189,8 @@ extension StoreDatabase {
         return try await write { database in
             let statement = try database.statement(
                 """
-                SELECT \(Self.outboxColumns), prepared, body, if_match, lease_owner, lease_until FROM outbox o
+                SELECT \(Self.outboxColumns), prepared, body, if_match, lease_owner, lease_until, headers, timeout
+                FROM outbox o
                 WHERE seq = ? AND state = 'queued'
                 AND seq = (SELECT MIN(seq) FROM outbox WHERE type = o.type AND entity_id = o.entity_id)
                 """)
@@ -190,6 +201,8 @@ extension StoreDatabase {
             var entry = Self.entry(from: statement)
             var body = statement.data(14)
             var ifMatch = statement.text(15)
+            let headers = statement.text(18)
+            let timeout: Double? = statement.isNull(19) ? nil : statement.double(19)
             if statement.int(13) == 0 {
                 (body, ifMatch) = try Self.prepare(entry, in: database)
             }
@@ -203,8 +216,23 @@ extension StoreDatabase {
                     .int(entry.attempts), body.map { .data($0) } ?? .null, .optionalText(ifMatch), .text(owner),
                     .real(now.timeIntervalSince1970 + Double(lease.components.seconds)), .integer(id),
                 ])
-            return ClaimedEntry(entry: entry, body: body, ifMatch: ifMatch)
+            return ClaimedEntry(
+                entry: entry, body: body, ifMatch: ifMatch, headers: Self.decodeHeaders(headers),
+                timeout: timeout.map { .milliseconds(Int64($0 * 1000)) })
         }
+    }
+
+    /// Headers as saved in the outbox: a JSON array of `[name, value]` pairs, `nil` for none.
+    static func encodeHeaders(_ headers: HTTPHeaders) -> String? {
+        guard !headers.isEmpty else { return nil }
+        let pairs = headers.map { JSON.array([.string($0.name), .string($0.value)]) }
+        return try? JSONWriter().string(.array(pairs))
+    }
+
+    static func decodeHeaders(_ text: String?) -> HTTPHeaders {
+        guard let text, let pairs = (try? JSON(parsing: text))?.array else { return [:] }
+        return HTTPHeaders(
+            pairs.compactMap { pair in pair[0]?.string.flatMap { name in pair[1]?.string.map { (name, $0) } } })
     }
 
     /// Whether an entry's lease lets process `me` take it: nobody holds it, `me` does, it ran out, or its holder

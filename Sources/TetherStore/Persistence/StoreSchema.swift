@@ -56,7 +56,9 @@ enum StoreSchema {
                     last_error TEXT,
                     last_status INTEGER,
                     lease_owner TEXT,
-                    lease_until REAL
+                    lease_until REAL,
+                    headers TEXT,
+                    timeout REAL
                 );
                 CREATE INDEX outbox_by_entity ON outbox (type, entity_id, seq);
                 """),

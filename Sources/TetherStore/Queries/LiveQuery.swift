@@ -4,10 +4,11 @@ public import Observation
 /// old ones, and their answer can never replace the new results.
 ///
 /// ```swift
-/// let search = store.liveQuery(of: Item.self)
-/// search.select(.rakutenSearch(keyword: "ノートパソコン"))   // loads
-/// search.select(.rakutenSearch(keyword: "コーヒー"))         // cancels the first load, loads the second
+/// let search = store.liveQuery(of: RakutenItem.self)
+/// search.select(.itemSearch(RakutenItemSearch(keyword: "ノートパソコン")))   // loads
+/// search.select(.itemSearch(RakutenItemSearch(keyword: "コーヒー")))         // cancels the first load, loads the second
 /// for item in search.items { … }
+/// if search.hasMore { await search.loadMore() }
 /// ```
 ///
 /// Each parameter set is its own ``QueryState`` in the store (so going back to an earlier keyword shows its cached
@@ -30,6 +31,39 @@ public final class LiveQuery<Entity: RemoteEntity> {
 
     /// The selected query's status.
     public var status: QueryState<Entity>.Status { current?.status ?? .idle }
+
+    /// The selected query's last failure (see ``QueryState/error``).
+    public var error: StoreError? { current?.error }
+
+    /// Whether the selected query has more pages (see ``QueryState/hasMore``).
+    public var hasMore: Bool { current?.hasMore ?? false }
+
+    /// Whether the selected query is loading its next page.
+    public var isLoadingMore: Bool { current?.isLoadingMore ?? false }
+
+    /// The selected query's total number of results, when the server says.
+    public var totalCount: Int? { current?.totalCount }
+
+    /// Whether the selected query shows results read from the store's database, not yet refreshed.
+    public var isFromDisk: Bool { current?.isFromDisk ?? false }
+
+    /// Whether the selected query's last load could not reach the server.
+    public var isOffline: Bool { current?.isOffline ?? false }
+
+    /// Loads the selected query's next page (see ``QueryState/loadMore()``).
+    public func loadMore() async {
+        await current?.loadMore()
+    }
+
+    /// Reloads the selected query's first page (see ``QueryState/refresh()``).
+    public func refresh() async {
+        await current?.refresh()
+    }
+
+    /// Forgets the selected query's last failure (see ``QueryState/clearError()``).
+    public func clearError() {
+        current?.clearError()
+    }
 
     /// Follows `definition` from now on and loads it; the previous query's load is cancelled unless the same key is
     /// selected again.

@@ -145,6 +145,15 @@ public final class QueryState<Entity: RemoteEntity> {
         await task.value
     }
 
+    /// Forgets the last failure (a banner the user dismissed). A failed status becomes ``Status/loaded`` when
+    /// results are shown, else ``Status/idle``; the results stay.
+    public func clearError() {
+        guard error != nil || status == .failed else { return }
+        error = nil
+        if status == .failed { status = updatedAt == nil && ids.isEmpty ? .idle : .loaded }
+        changed()
+    }
+
     /// Stops a load in progress; its answer, when it comes, is ignored.
     public func cancel() {
         generation += 1
