@@ -105,6 +105,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public var message: String {
         switch kind {
         case .invalidRequest(let reason): return "The request is invalid: \(reason)."
+        case .transport(let misuse as any TransportMisuse): return misuse.description
         case .transport: return "The server could not be reached."
         case .timeout: return "The server took too long to answer."
         case .cancelled: return "The request was cancelled."

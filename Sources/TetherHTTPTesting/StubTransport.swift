@@ -18,8 +18,9 @@ public final class StubTransport: HTTPTransport {
     /// Answers one request.
     public typealias Handler = @Sendable (TransportRequest) async throws -> StubResponse
 
-    /// Thrown by a scripted stub asked for more responses than its script has.
-    public struct Exhausted: Error, CustomStringConvertible {
+    /// Thrown by a scripted stub asked for more responses than its script has. It is a ``TransportMisuse``: the
+    /// client does not retry it, and the ``HTTPError``'s message is this description, not a network failure.
+    public struct Exhausted: TransportMisuse {
         public let request: String
         public var description: String { "StubTransport: no scripted response left for \(request)" }
     }

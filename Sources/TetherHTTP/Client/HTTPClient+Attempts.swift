@@ -115,7 +115,7 @@ extension HTTPClient {
             case .useDefault:
                 if attempt < policy.maximumAttempts && retrySafe && Self.isRetryable(outcome, policy: policy) {
                     if case .success(let response) = outcome, let retryAfter = RetryAfter.delay(in: response.headers) {
-                        delay = retryAfter <= policy.maximumRetryAfter ? retryAfter : nil
+                        delay = retryAfter <= policy.maximumRetryAfter ? (policy.ignoresRetryAfter ? .zero : retryAfter) : nil
                     } else {
                         delay = policy.delay(beforeRetry: attempt)
                     }
@@ -230,7 +230,8 @@ extension HTTPClient {
             return policy.retryableStatuses.contains(response.status.code)
         case .failure(let error):
             switch error.kind {
-            case .transport, .timeout(.request): return true
+            case .transport(let underlying): return !(underlying is any TransportMisuse)
+            case .timeout(.request): return true
             default: return false
             }
         }

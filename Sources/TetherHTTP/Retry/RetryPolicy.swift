@@ -28,6 +28,8 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumRetryAfter: Duration
     /// Statuses worth another try.
     public var retryableStatuses: Set<Int>
+    /// Whether a `Retry-After` header is treated as no wait at all (``immediate(maximumAttempts:)``).
+    public var ignoresRetryAfter = false
 
     public init(
         maximumAttempts: Int = 3, initialDelay: Duration = .milliseconds(200), multiplier: Double = 2,
@@ -48,6 +50,16 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// One attempt, no retries.
     public static let never = RetryPolicy(maximumAttempts: 1)
+
+    /// Retries that wait for no real time (no backoff, no jitter, `Retry-After` taken as zero up to a day): for
+    /// tests of retry behaviour that should not pay seconds of real backoff.
+    public static func immediate(maximumAttempts: Int = 3) -> RetryPolicy {
+        var policy = RetryPolicy(
+            maximumAttempts: maximumAttempts, initialDelay: .zero, multiplier: 1, maximumDelay: .zero, jitter: 0,
+            maximumRetryAfter: .seconds(86_400))
+        policy.ignoresRetryAfter = true
+        return policy
+    }
 
     /// The wait before retry number `retry` (1 for the first retry), jitter included.
     func delay(beforeRetry retry: Int) -> Duration {

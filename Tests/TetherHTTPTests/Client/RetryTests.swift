@@ -127,3 +127,39 @@ import TetherHTTPTesting
         #expect(stub.requests.count == 1)
     }
 }
+
+@Suite struct StubTransportMisuseTests {
+    @Test func runningOutOfScriptSaysSoAndIsNotRetried() async {
+        let stub = StubTransport(script: [.status(503)])
+        let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!) {
+            $0.transport = stub
+            $0.retryPolicy = .immediate(maximumAttempts: 5)
+        }
+        let error = await #expect(throws: HTTPError.self) { try await client.send(Request<Data>(path: "/a")) }
+        // The 503 is retried at once; the second request finds the script empty, which is not a network failure.
+        #expect(stub.requests.count == 2)
+        #expect(error?.message.contains("no scripted response left for GET https://api.example.com/a") == true)
+        guard case .transport(let underlying)? = error?.kind else {
+            Issue.record("expected a transport error, got \(String(describing: error?.kind))")
+            return
+        }
+        #expect(underlying is StubTransport.Exhausted)
+    }
+
+    @Test func theImmediatePolicyRetriesWithoutWaitingEvenForRetryAfter() async throws {
+        let stub = StubTransport(script: [
+            .status(503, headers: ["Retry-After": "3600"]), .status(429, headers: ["Retry-After": "60"]),
+            .json(#"{"ok": true}"#),
+        ])
+        let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!) {
+            $0.transport = stub
+            $0.retryPolicy = .immediate()
+        }
+        let start = ContinuousClock.now
+        let response = try await client.send(Request<Data>(path: "/a"))
+        #expect(response.status.code == 200)
+        #expect(response.attempts == 3)
+        // A real Retry-After would have waited an hour; the test would not finish.
+        #expect(ContinuousClock.now - start < .seconds(600))
+    }
+}
