@@ -45,6 +45,12 @@ enum JSONBench {
     // MARK: The run
 
     static func run(_ options: BenchOptions) -> Int32 {
+        if options.filesOnly {
+            let (failures, pass) = JSONFilesBench.run(options)
+            for failure in failures { Bench.note("# FAILED: \(failure)") }
+            if !failures.isEmpty { return 1 }
+            return options.check && pass == false ? 1 : 0
+        }
         let started = Bench.now()
         let inputs = makeInputs(quick: options.quick)
         Bench.note(
@@ -83,12 +89,14 @@ enum JSONBench {
                 + " parse-vs-serialization rakuten=\(times(parseRakuten)) posts=\(times(parsePosts))"
                 + " peak-memory-ratio=\(peakRatio.map { Bench.format($0, 2) } ?? "n/a")"
                 + " targets: decode>=3 parse>=4 peak<=1 \(pass ? "PASS" : "FAIL")")
+        let (fileFailures, filesPass) = JSONFilesBench.run(options)
+        failures += fileFailures
         for failure in failures {
             Bench.note("# FAILED: \(failure)")
         }
         Bench.note("# total \(Bench.format(Bench.now() - started, 1)) s")
         if !failures.isEmpty { return 1 }
-        return options.check && !pass ? 1 : 0
+        return options.check && (!pass || filesPass == false) ? 1 : 0
     }
 
     static func makeInputs(quick: Bool) -> [Input] {

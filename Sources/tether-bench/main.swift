@@ -32,7 +32,7 @@ let areas = [
 ]
 
 let usage = """
-    usage: tether-bench <area> [--quick] [--check]
+    usage: tether-bench <area> [--quick] [--check] [--corpus DIR] [--files-only]
 
     areas:
     \(areas.map { "  \($0.name.padding(toLength: 8, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
@@ -40,6 +40,11 @@ let usage = """
     options:
       --quick   small inputs and short budgets: a smoke run for CI
       --check   exit with status 1 when the summary misses a target (FAIL)
+      --corpus DIR
+                json: where twitter.json, citm_catalog.json and canada.json are
+                (default ../shared/benchmarks/json; skipped when absent)
+      --files-only
+                json: measure only those files
       -h, --help
 
     Result lines go to standard output, progress and details to standard error.
@@ -63,13 +68,20 @@ case "_generate":  // hidden: writes a generated input to standard output
     exit(JSONBench.runGenerate(Array(arguments.dropFirst())))
 case "_probe":  // hidden: the child process that checks the Tether decoder before it is timed
     exit(JSONBench.runProbe())
+case "_encode-peak":  // hidden: the child process of the encoders' peak-memory measurement
+    exit(JSONFilesBench.runEncodingPeak(Array(arguments.dropFirst())))
 case let name?:
     guard let area = areas.first(where: { $0.name == name }) else { fail("unknown area '\(name)'") }
     var options = BenchOptions()
-    for option in arguments.dropFirst() {
+    var rest = arguments.dropFirst()
+    while let option = rest.popFirst() {
         switch option {
         case "--quick": options.quick = true
         case "--check": options.check = true
+        case "--files-only": options.filesOnly = true
+        case "--corpus":
+            guard let directory = rest.popFirst() else { fail("--corpus needs a directory") }
+            options.corpus = directory
         default: fail("unknown option '\(option)'")
         }
     }
