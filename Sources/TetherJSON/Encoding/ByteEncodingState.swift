@@ -46,7 +46,9 @@ final class ByteEncodingState {
     /// stored `var` for exclusivity at run time (a third of the encoder's time), but not accesses through a
     /// pointer. Only this object uses the pointer, and only during its call.
     private struct Mutable {
-        var bytes: [UInt8] = []
+        var bytes = ByteBuffer(capacity: 4096)
+        /// Whether ``bytes`` was handed on (``takeBytes()``), so it is not this object's to free.
+        var bytesTaken = false
         var frames: [Frame] = []
         var members: [Member] = []
         var path: [CodingPathStep] = [.none]
@@ -57,7 +59,7 @@ final class ByteEncodingState {
     private let mutable: UnsafeMutablePointer<Mutable>
 
     /// The text written so far.
-    var bytes: [UInt8] {
+    var bytes: ByteBuffer {
         get { mutable.pointee.bytes }
         _modify { yield &mutable.pointee.bytes }
     }
@@ -107,12 +109,18 @@ final class ByteEncodingState {
         }
         mutable = UnsafeMutablePointer<Mutable>.allocate(capacity: 1)
         mutable.initialize(to: Mutable())
-        bytes.reserveCapacity(1024)
     }
 
     deinit {
+        if !mutable.pointee.bytesTaken { mutable.pointee.bytes.deallocate() }
         mutable.deinitialize(count: 1)
         mutable.deallocate()
+    }
+
+    /// Hands the text on: the caller owns the buffer's memory from now on.
+    func takeBytes() -> ByteBuffer {
+        mutable.pointee.bytesTaken = true
+        return mutable.pointee.bytes
     }
 
     func fallBack() {
@@ -193,7 +201,7 @@ final class ByteEncodingState {
         let keyStart = bytes.count
         JSONWriter.appendString(key, escapingSlashes: escapesSlashes, to: &bytes)
         let keyEnd = bytes.count
-        let hash = bytes.withUnsafeBufferPointer { Self.keyHash($0, keyStart + 1, keyEnd - 1) }
+        let hash = Self.keyHash(bytes.base, keyStart + 1, keyEnd - 1)
         let bit: UInt64 = 1 << (hash >> 58)
         if frames[depth].keyFilter & bit != 0, hasKey(depth, keyStart, keyEnd, hash) {
             fallBack()
@@ -209,11 +217,11 @@ final class ByteEncodingState {
 
     /// A hash of the key text `buffer[start..<end]`: its length and its first and last eight bytes.
     @inline(__always)
-    private static func keyHash(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+    private static func keyHash(_ buffer: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
         let length = end - start
         var hash = UInt64(length) &* 0x9E37_79B9_7F4A_7C15
         if length >= 8 {
-            let base = UnsafeRawPointer(buffer.baseAddress! + start)
+            let base = UnsafeRawPointer(buffer + start)
             hash = (hash ^ base.loadUnaligned(as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
             hash = (hash ^ base.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)) &* 0x94D0_49BB_1331_11EB
         } else {
@@ -224,9 +232,11 @@ final class ByteEncodingState {
 
     /// Whether the object at `depth` has a member whose key text equals `bytes[start..<end]`.
     private func hasKey(_ depth: Int, _ start: Int, _ end: Int, _ hash: UInt64) -> Bool {
+        let base = bytes.base
         for member in members[frames[depth].firstMember...] where member.hash == hash {
             if member.keyEnd - member.keyStart == end - start,
-                bytes[member.keyStart..<member.keyEnd].elementsEqual(bytes[start..<end])
+                UnsafeBufferPointer(start: base + member.keyStart, count: end - start).elementsEqual(
+                    UnsafeBufferPointer(start: base + start, count: end - start))
             {
                 return true
             }
@@ -237,7 +247,7 @@ final class ByteEncodingState {
     @inline(__always)
     private func newline(_ depth: Int) {
         bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * indent))
+        bytes.append(repeating: UInt8(ascii: " "), count: depth * indent)
     }
 
     /// Closes the innermost open container.
@@ -261,35 +271,41 @@ final class ByteEncodingState {
     /// Reorders the members of the innermost object by their keys' UTF-8 bytes.
     private func sortMembers(of frame: Frame, depth: Int) {
         let records = Array(members[frame.firstMember...])
+        let base = bytes.base
+        func key(_ n: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(
+                start: base + records[n].keyStart + 1, count: records[n].keyEnd - records[n].keyStart - 2)
+        }
         // Keys are compared as written; an escape would order differently from the key itself, so leave such
         // objects to the tree encoder, which sorts the keys themselves.
-        for record in records where bytes[record.keyStart..<record.keyEnd].contains(UInt8(ascii: "\\")) {
+        for n in records.indices where key(n).contains(UInt8(ascii: "\\")) {
             fallBack()
             return
         }
-        func key(_ n: Int) -> ArraySlice<UInt8> { bytes[records[n].keyStart + 1..<records[n].keyEnd - 1] }
         let order = records.indices.sorted { a, b in
             key(a).lexicographicallyPrecedes(key(b))
         }
         if order == Array(records.indices) { return }
         let regionStart = records[0].keyStart
         let regionEnd = bytes.count
-        let original = Array(bytes[regionStart..<regionEnd])
+        let original = Array(UnsafeBufferPointer(start: base + regionStart, count: regionEnd - regionStart))
         func content(_ n: Int) -> Range<Int> {
             let end = n + 1 < records.count ? records[n + 1].separator : regionEnd
             return records[n].keyStart - regionStart..<end - regionStart
         }
         // Every separator is the same text: `,` and, when pretty, a newline and the indentation.
-        let separator = original[content(0).upperBound..<(records[1].keyStart - regionStart)]
-        var position = regionStart
-        for (n, index) in order.enumerated() {
-            if n > 0 {
-                bytes.replaceSubrange(position..<position + separator.count, with: separator)
-                position += separator.count
+        let separator = content(0).upperBound..<(records[1].keyStart - regionStart)
+        original.withUnsafeBufferPointer { original in
+            var position = base + regionStart
+            for (n, index) in order.enumerated() {
+                if n > 0 {
+                    position.update(from: original.baseAddress! + separator.lowerBound, count: separator.count)
+                    position += separator.count
+                }
+                let range = content(index)
+                position.update(from: original.baseAddress! + range.lowerBound, count: range.count)
+                position += range.count
             }
-            let range = content(index)
-            bytes.replaceSubrange(position..<position + range.count, with: original[range])
-            position += range.count
         }
     }
 

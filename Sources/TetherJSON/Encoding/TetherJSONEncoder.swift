@@ -49,21 +49,36 @@ public struct TetherJSONEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` for a value that cannot be encoded (a non-finite number under
     ///   the `.throw` strategy), or any error a value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        Data(try encodeToBytes(value))
+        if let buffer = try encodeInPlace(value) {
+            // The buffer's memory becomes the `Data`'s, without a copy.
+            return Data(
+                bytesNoCopy: buffer.base, count: buffer.count, deallocator: .custom { memory, _ in memory.deallocate() }
+            )
+        }
+        return Data(try encodeThroughTree(value))
     }
 
     /// The UTF-8 JSON text of `value`, as bytes.
     ///
     /// - Throws: As ``encode(_:)``.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let state = ByteEncodingState(self)
-        try state.encode(value, depth: 0, step: .none)
-        if !state.fellBack {
-            state.finish()
-            // Sorting can find a key it cannot order in place, and fall back too.
-            if !state.fellBack { return state.bytes }
+        if let buffer = try encodeInPlace(value) {
+            defer { buffer.deallocate() }
+            return buffer.array
         }
         return try encodeThroughTree(value)
+    }
+
+    /// The text of `value` written in place, in a buffer the caller must free; `nil` when the value must be
+    /// encoded through a tree instead (see ``ByteEncodingState``).
+    private func encodeInPlace<T: Encodable>(_ value: T) throws -> ByteBuffer? {
+        let state = ByteEncodingState(self)
+        try state.encode(value, depth: 0, step: .none)
+        guard !state.fellBack else { return nil }
+        state.finish()
+        // Sorting can find a key it cannot order in place, and fall back too.
+        guard !state.fellBack else { return nil }
+        return state.takeBytes()
     }
 
     /// Encodes `value` into a ``JSON`` tree and writes it: for the rare values the byte encoder cannot write in

@@ -4,7 +4,7 @@
 extension JSONWriter {
     /// Appends `string` as a quoted, escaped JSON string.
     @inline(__always)
-    static func appendString(_ string: String, escapingSlashes: Bool, to bytes: inout [UInt8]) {
+    static func appendString<Output: JSONOutput>(_ string: String, escapingSlashes: Bool, to bytes: inout Output) {
         let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
         }
@@ -17,7 +17,9 @@ extension JSONWriter {
     }
 
     /// Appends the UTF-8 bytes `utf8` as a quoted, escaped JSON string.
-    static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout [UInt8]) {
+    static func appendQuoted<Output: JSONOutput>(
+        _ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout Output
+    ) {
         bytes.append(UInt8(ascii: "\""))
         appendEscaped(utf8, escapingSlashes: escapingSlashes, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
@@ -60,12 +62,14 @@ extension JSONWriter {
 
     /// Appends the escaped form of the UTF-8 bytes `utf8`, without the quotes.
     @inline(__always)
-    static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout [UInt8]) {
+    static func appendEscaped<Output: JSONOutput>(
+        _ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout Output
+    ) {
         let count = utf8.count
         var runStart = 0
         while true {
             let next = firstEscape(in: utf8, from: runStart, escapingSlashes: escapingSlashes)
-            if runStart < next { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<next])) }
+            if runStart < next { bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart..<next])) }
             if next == count { return }
             appendEscape(for: utf8[next], to: &bytes)
             runStart = next + 1
@@ -75,20 +79,31 @@ extension JSONWriter {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends the escape sequence for `c`, a byte that must be escaped.
-    private static func appendEscape(for c: UInt8, to bytes: inout [UInt8]) {
+    private static func appendEscape<Output: JSONOutput>(for c: UInt8, to bytes: inout Output) {
+        let second: UInt8
         switch c {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), c])
-        case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-        case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-        case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): second = c
+        case 0x08: second = UInt8(ascii: "b")
+        case 0x0C: second = UInt8(ascii: "f")
+        case 0x0A: second = UInt8(ascii: "n")
+        case 0x0D: second = UInt8(ascii: "r")
+        case 0x09: second = UInt8(ascii: "t")
         default:
-            bytes.append(contentsOf: [
-                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(c >> 4)],
-                hexDigits[Int(c & 0x0F)],
-            ])
+            let high = hexDigits[Int(c >> 4)]
+            let low = hexDigits[Int(c & 0x0F)]
+            bytes.appendUninitialized(count: 6) { out in
+                out[0] = UInt8(ascii: "\\")
+                out[1] = UInt8(ascii: "u")
+                out[2] = UInt8(ascii: "0")
+                out[3] = UInt8(ascii: "0")
+                out[4] = high
+                out[5] = low
+            }
+            return
+        }
+        bytes.appendUninitialized(count: 2) { out in
+            out[0] = UInt8(ascii: "\\")
+            out[1] = second
         }
     }
 }
