@@ -3,8 +3,9 @@
 
 extension JSONWriter {
     /// Appends `string` as a quoted, escaped JSON string.
-    @inline(__always)
-    static func appendString<Output: JSONOutput>(_ string: String, escapingSlashes: Bool, to bytes: inout Output) {
+    static func appendString(_ string: String, escapingSlashes: Bool, to bytes: inout [UInt8]) {
+        // One overload per output type (not one generic function): the closure then calls code specialized for
+        // the output instead of dispatching every append through the protocol.
         let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
         }
@@ -16,7 +17,21 @@ extension JSONWriter {
         }
     }
 
+    /// Appends `string` as a quoted, escaped JSON string.
+    @inline(__always)
+    static func appendString(_ string: String, escapingSlashes: Bool, to bytes: inout ByteBuffer) {
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
+        }
+        if done == nil {
+            Array(string.utf8).withUnsafeBufferPointer { utf8 in
+                appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
+            }
+        }
+    }
+
     /// Appends the UTF-8 bytes `utf8` as a quoted, escaped JSON string.
+    @inline(__always)
     static func appendQuoted<Output: JSONOutput>(
         _ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout Output
     ) {
