@@ -199,14 +199,25 @@ struct TapeBuilder {
     private mutating func skipWhitespace() {
         // Fast exit: most values follow their delimiter directly.
         if p < end, base[p] > 0x20 { return }
-        // Pretty-printed input indents with runs of spaces: skip them eight at a time.
-        while p + 8 <= end, UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
-            p += 8
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
+        // Pretty-printed input is a line break, then indentation: runs of spaces, skipped eight at a time (the
+        // spaces before the first other byte of a word are counted from the XOR with eight spaces).
+        while p + 8 <= end {
+            let other = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self).littleEndian ^ 0x2020_2020_2020_2020
+            if other == 0 {
+                p += 8
+                continue
+            }
+            p += other.trailingZeroBitCount >> 3
+            let c = base[p]
+            guard c == 0x0A || c == 0x0D || c == 0x09 else { return }
+            p += 1
         }
         while p < end {
             let c = base[p]
-            // Fast exit: anything above space is not whitespace.
-            if c > 0x20 { return }
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
             p += 1
         }
