@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Everything one `decode` call shares: the tape, the configuration, and the primitive conversions.
 ///
@@ -14,14 +15,40 @@ final class DecodingState {
     let floatStrategy: TetherJSONDecoder.NonConformingFloatDecodingStrategy
     let datePattern: DatePattern?
     let userInfo: [CodingUserInfoKey: Any]
+    /// What changes while decoding, kept outside the object: Swift checks every access to a class's stored `var`
+    /// for exclusivity at run time, but not accesses through a pointer. Only this object uses the pointer.
+    private struct Mutable {
+        var isActive = true
+        var convertedKeys: [String: String] = [:]
+        var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] = []
+        var checked: [UInt64] = []
+    }
+
+    private let mutable: UnsafeMutablePointer<Mutable> = {
+        let pointer = UnsafeMutablePointer<Mutable>.allocate(capacity: 1)
+        pointer.initialize(to: Mutable())
+        return pointer
+    }()
+
+    deinit {
+        mutable.deinitialize(count: 1)
+        mutable.deallocate()
+    }
+
     /// `false` once `decode` has returned: a `Decoder` kept past that must not read the released input, nor walk
     /// coding-path nodes whose parents may be gone.
-    var isActive = true
+    var isActive: Bool {
+        get { mutable.pointee.isActive }
+        set { mutable.pointee.isActive = newValue }
+    }
 
     /// The coding path of `node`, or an empty path once the decode call has returned.
     func codingPath(of node: CodingPathNode) -> [any CodingKey] { isActive ? node.path : [] }
     /// `convertFromSnakeCase` results, by JSON key.
-    var convertedKeys: [String: String] = [:]
+    var convertedKeys: [String: String] {
+        get { mutable.pointee.convertedKeys }
+        _modify { yield &mutable.pointee.convertedKeys }
+    }
     private let configuration: TetherJSONDecoder
 
     /// A state over a lone `null`, for `superDecoder(forKey:)` with a missing key.
@@ -96,13 +123,37 @@ final class DecodingState {
 
     /// The types this decode has asked about, and whether each is an array decoded by ``TapeDecodableArray``:
     /// a conformance check costs far more than a scan of the few types one document uses.
-    private var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] = []
+    private var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] {
+        get { mutable.pointee.arrayTypes }
+        _modify { yield &mutable.pointee.arrayTypes }
+    }
+
+    /// The same answers for every decode call so far: a conformance check takes the runtime tens of thousands of
+    /// instructions each time (it does not cache that a type does *not* conform).
+    private static let knownArrayTypes = Mutex<[ObjectIdentifier: ArrayTypeAnswer]>([:])
+
+    /// Whether a type is an array decoded by ``TapeDecodableArray``. A metatype is immutable, so sharing it
+    /// between threads is safe.
+    private struct ArrayTypeAnswer: @unchecked Sendable {
+        let array: (any TapeDecodableArray.Type)?
+    }
 
     @inline(__always)
     private func arrayType<T>(of type: T.Type) -> (any TapeDecodableArray.Type)? {
         let id = ObjectIdentifier(type)
         for known in arrayTypes where known.type == id { return known.array }
-        let array = type as? any TapeDecodableArray.Type
+        return arrayTypeSlowly(of: type, id)
+    }
+
+    private func arrayTypeSlowly<T>(of type: T.Type, _ id: ObjectIdentifier) -> (any TapeDecodableArray.Type)? {
+        let array: (any TapeDecodableArray.Type)?
+        if let known = Self.knownArrayTypes.withLock({ $0[id] }) {
+            array = known.array
+        } else {
+            let answer = ArrayTypeAnswer(array: type as? any TapeDecodableArray.Type)
+            Self.knownArrayTypes.withLock { $0[id] = answer }
+            array = answer.array
+        }
         arrayTypes.append((id, array))
         return array
     }
@@ -125,7 +176,10 @@ final class DecodingState {
     // MARK: - Deferred UTF-8 checks
 
     /// The string values the scanner left unchecked that have been checked since, one bit per tape entry.
-    private var checked: [UInt64] = []
+    private var checked: [UInt64] {
+        get { mutable.pointee.checked }
+        _modify { yield &mutable.pointee.checked }
+    }
 
     /// Makes the unchecked string at `index`, checking its UTF-8 as it does.
     private func checkedString(at index: Int) throws -> String {

@@ -75,7 +75,13 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 k = next < end ? next : object + 1
                 steps += 1
             } while k != start
-            buildKeyTable()
+            // Not there: an optional member the document leaves out. Scanning again is cheaper than a table
+            // unless this object keeps missing keys.
+            if node.missObject == object {
+                buildKeyTable()
+            } else {
+                node.missObject = object
+            }
             return nil
         }
     }
