@@ -226,6 +226,16 @@ struct TapeBuilder {
     private mutating func literal(_ word: StaticString, _ tag: Tape.Tag) throws(Failure) {
         let length = word.utf8CodeUnitCount
         let text = word.utf8Start
+        // Fast path: the first four bytes in one compare (`true`, `null`, and `fals` before the `e`).
+        if p + length <= end,
+            UnsafeRawPointer(base + p).loadUnaligned(as: UInt32.self)
+                == UnsafeRawPointer(text).loadUnaligned(as: UInt32.self),
+            length == 4 || base[p + 4] == text[4]
+        {
+            p += length
+            entries.append(Tape.Entry(tag: tag))
+            return
+        }
         // Report the first byte that differs, or the end of the input where the word is cut off.
         for i in 0..<length where p + i >= end || base[p + i] != text[i] {
             throw Failure(code: .syntax, message: "expected '\(word)', found \(describeByte(at: p + i))", offset: p + i)
