@@ -102,20 +102,34 @@ final class DecodingState {
         _ type: T.Type, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment,
         reusing: CodingPathNode? = nil
     ) throws -> T {
-        // Scalars first, without creating a decoder.
-        if T.self == String.self { return try string(at: index, parent, segment) as! T }
-        if T.self == Int.self { return try integer(Int.self, at: index, parent, segment) as! T }
-        if T.self == Double.self { return try double(at: index, parent, segment) as! T }
-        if T.self == Bool.self { return try bool(at: index, parent, segment) as! T }
-        if T.self == Int64.self { return try integer(Int64.self, at: index, parent, segment) as! T }
-        if T.self == JSON.self { return JSONTreeBuilder.build(tape, at: index) as! T }
-        if T.self == Date.self { return try date(at: index, parent, segment) as! T }
-        if T.self == URL.self { return try url(at: index, parent, segment) as! T }
-        if T.self == Data.self { return try data(at: index, parent, segment) as! T }
-        if T.self == Decimal.self { return try decimal(at: index, parent, segment) as! T }
+        // Scalars first, without creating a decoder. (After a metatype check the types are the same, so the
+        // value is reinterpreted instead of cast: a cast in generic code is a runtime call.)
+        if T.self == String.self { return unsafeBitCast(try string(at: index, parent, segment), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(Int.self, at: index, parent, segment), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try double(at: index, parent, segment), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(at: index, parent, segment), to: T.self) }
+        if T.self == Int64.self {
+            return unsafeBitCast(try integer(Int64.self, at: index, parent, segment), to: T.self)
+        }
+        if T.self == JSON.self { return unsafeBitCast(JSONTreeBuilder.build(tape, at: index), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try date(at: index, parent, segment), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try url(at: index, parent, segment), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try data(at: index, parent, segment), to: T.self) }
+        if T.self == Decimal.self { return unsafeBitCast(try decimal(at: index, parent, segment), to: T.self) }
+        // Arrays of numbers and plain strings: no coding-path node and no generic code per element. An element that
+        // needs more (a conversion, an error) sends the whole array down the general path below.
+        if T.self == [Double].self, let array = scalarArray(at: index, { double(at: $0) }) {
+            return unsafeBitCast(array, to: T.self)
+        }
+        if T.self == [Int].self, let array = scalarArray(at: index, { Self.int(tape.entries[$0]) }) {
+            return unsafeBitCast(array, to: T.self)
+        }
+        if T.self == [String].self, let array = scalarArray(at: index, { plainString(at: $0) }) {
+            return unsafeBitCast(array, to: T.self)
+        }
         if let arrayType = arrayType(of: T.self) {
-            return try arrayType.decode(from: self, at: index, parent: parent, segment: segment, reusing: reusing)
-                as! T
+            return try arrayType.decode(
+                as: T.self, from: self, at: index, parent: parent, segment: segment, reusing: reusing)
         }
         let node = reusing ?? CodingPathNode(parent: parent, segment: segment)
         return try T(from: TapeDecoder(state: self, index: index, node: node))
@@ -156,6 +170,52 @@ final class DecodingState {
         }
         arrayTypes.append((id, array))
         return array
+    }
+
+    /// The array at `index` when `read` gives every element (each one tape entry), else `nil`.
+    @inline(__always)
+    private func scalarArray<E>(at index: Int, _ read: (Int) -> E?) -> [E]? {
+        let entry = tape.entries[index]
+        guard entry.tag == .array else { return nil }
+        let count = Int(truncatingIfNeeded: entry.payload)
+        var complete = true
+        let array = [E](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                guard let element = read(index + 1 + initialized) else {
+                    complete = false
+                    return
+                }
+                (buffer.baseAddress.unsafelyUnwrapped + initialized).initialize(to: element)
+                initialized += 1
+            }
+        }
+        return complete ? array : nil
+    }
+
+    @inline(__always)
+    private static func double(_ entry: Tape.Entry) -> Double? {
+        switch entry.tag {
+        case .double: Double(bitPattern: entry.payload)
+        case .int: Double(Int64(bitPattern: entry.payload))
+        case .uint: Double(entry.payload)
+        default: nil
+        }
+    }
+
+    @inline(__always)
+    private func double(at index: Int) -> Double? { Self.double(tape.entries[index]) }
+
+    @inline(__always)
+    private static func int(_ entry: Tape.Entry) -> Int? {
+        entry.tag == .int ? Int(exactly: Int64(bitPattern: entry.payload)) : nil
+    }
+
+    /// A string without escapes whose UTF-8 the scanner has checked.
+    @inline(__always)
+    private func plainString(at index: Int) -> String? {
+        let entry = tape.entries[index]
+        guard entry.tag == .string, entry.payload & (Tape.escapedFlag | Tape.uncheckedFlag) == 0 else { return nil }
+        return tape.string(at: index)
     }
 
     /// Whether values of `type` are read without a decoder of their own (see ``decodeValue(_:at:parent:segment:)``).
