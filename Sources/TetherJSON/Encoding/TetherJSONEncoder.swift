@@ -2,10 +2,13 @@ public import Foundation
 
 /// Encodes `Encodable` values as JSON, with the options of Foundation's `JSONEncoder`.
 ///
-/// Values are encoded into a ``JSON`` tree, then written by ``JSONWriter``, so the output follows the writer's
-/// rules: members in the order they were encoded (or sorted with ``JSONWriter/Options/sortedKeys``), `/`
-/// escaped as `\/` unless ``JSONWriter/Options/withoutEscapingSlashes``, and pretty-printed members written
-/// `"key": value`. Some types are encoded specially:
+/// The text is written straight into one buffer as values are encoded, with no tree in between, following the
+/// rules of ``JSONWriter``: members in the order they were encoded (or sorted with
+/// ``JSONWriter/Options/sortedKeys``), `/` escaped as `\/` unless ``JSONWriter/Options/withoutEscapingSlashes``,
+/// and pretty-printed members written `"key": value`. Containers filled in another order than they nest, a key
+/// encoded twice (the last value wins, at the first position) and `superEncoder()` are handled by encoding the
+/// value again through a ``JSON`` tree, so such a value's `encode(to:)` runs twice. Some types are encoded
+/// specially:
 /// - ``JSON`` is copied as it is, numbers' text included.
 /// - `Date` and `Data` follow ``dateEncodingStrategy`` and ``dataEncodingStrategy``.
 /// - `URL` is its `absoluteString`; `Decimal` is a number with its decimal text (fractional decimals are kept
