@@ -7,7 +7,8 @@ internal import TetherJSON
 /// ~10 MB jsonplaceholder-style posts array (`--quick`: 2 MB, the page, 1 MB). For each input and contender it
 /// prints `json <input> <contender> <MB/s> <ratio>`; for the page also `json page30 <contender> <µs> us`; then the
 /// peak memory growth of decoding the big Rakuten input, each measured in a fresh child process, as
-/// `json <input>-peak <contender> <MB> <ratio>`; and a summary line against the targets.
+/// `json <input>-peak <contender> <MB> <ratio>`; and a summary line against the targets. Then the real-world files
+/// (``JSONFilesBench``): parse, decode and encode of twitter, citm_catalog and canada, when they are there.
 enum JSONBench {
     /// What is measured. Each Tether contender is compared with the Foundation one that does the same job.
     enum Contender: String, CaseIterable {

@@ -17,7 +17,9 @@ struct Area {
 
 let areas = [
     Area(
-        name: "json", summary: "Codable decoding and parsing against Foundation (JSONDecoder, JSONSerialization)",
+        name: "json",
+        summary:
+            "Codable decoding, encoding and parsing against Foundation (JSONDecoder, JSONEncoder, JSONSerialization)",
         run: JSONBench.run),
     Area(name: "server", summary: "The local API server against nginx on the same bytes (wrk)", run: ServerBench.run),
     Area(
