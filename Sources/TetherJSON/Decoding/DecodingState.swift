@@ -233,6 +233,15 @@ final class DecodingState {
         return tape.string(at: index)
     }
 
+    /// The string at `index`, or `nil` if the entry is not a string (the caller then reports the mismatch).
+    @inline(__always)
+    func stringIfString(at index: Int) throws -> String? {
+        let entry = tape.entries[index]
+        guard entry.tag == .string else { return nil }
+        if entry.payload & Tape.uncheckedFlag != 0 { return try checkedString(at: index) }
+        return tape.string(at: index)
+    }
+
     // MARK: - Deferred UTF-8 checks
 
     /// The string values the scanner left unchecked that have been checked since, one bit per tape entry.

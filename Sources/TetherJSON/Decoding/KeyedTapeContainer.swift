@@ -134,12 +134,15 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     private func primitive<P: TapePrimitive>(_ type: P.Type, _ key: Key) throws -> P {
-        try P.read(state, at: try require(key), node, .key(key))
+        let index = try require(key)
+        if let value = try P.readPlain(state, at: index) { return value }
+        return try P.read(state, at: index, node, .key(key))
     }
 
     @inline(__always)
     private func primitiveIfPresent<P: TapePrimitive>(_ type: P.Type, _ key: Key) throws -> P? {
         guard let index = find(key), !state.isNull(index) else { return nil }
+        if let value = try P.readPlain(state, at: index) { return value }
         return try P.read(state, at: index, node, .key(key))
     }
 
