@@ -12,6 +12,10 @@ struct BenchOptions: Sendable {
     var quick = false
     /// Exit with status 1 when a target is missed (the summary says FAIL).
     var check = false
+    /// Where the json area finds the real-world files (`--corpus DIR`); `nil`: `../shared/benchmarks/json`.
+    var corpus: String?
+    /// json: measure only the real-world files (`--files-only`).
+    var filesOnly = false
 }
 
 /// Keeps a value alive and opaque to the optimizer, so a measured computation cannot be thrown away.

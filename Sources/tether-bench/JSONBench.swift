@@ -7,7 +7,8 @@ internal import TetherJSON
 /// ~10 MB jsonplaceholder-style posts array (`--quick`: 2 MB, the page, 1 MB). For each input and contender it
 /// prints `json <input> <contender> <MB/s> <ratio>`; for the page also `json page30 <contender> <µs> us`; then the
 /// peak memory growth of decoding the big Rakuten input, each measured in a fresh child process, as
-/// `json <input>-peak <contender> <MB> <ratio>`; and a summary line against the targets.
+/// `json <input>-peak <contender> <MB> <ratio>`; and a summary line against the targets. Then the real-world files
+/// (``JSONFilesBench``): parse, decode and encode of twitter, citm_catalog and canada, when they are there.
 enum JSONBench {
     /// What is measured. Each Tether contender is compared with the Foundation one that does the same job.
     enum Contender: String, CaseIterable {
@@ -45,6 +46,12 @@ enum JSONBench {
     // MARK: The run
 
     static func run(_ options: BenchOptions) -> Int32 {
+        if options.filesOnly {
+            let (failures, pass) = JSONFilesBench.run(options)
+            for failure in failures { Bench.note("# FAILED: \(failure)") }
+            if !failures.isEmpty { return 1 }
+            return options.check && pass == false ? 1 : 0
+        }
         let started = Bench.now()
         let inputs = makeInputs(quick: options.quick)
         Bench.note(
@@ -83,12 +90,14 @@ enum JSONBench {
                 + " parse-vs-serialization rakuten=\(times(parseRakuten)) posts=\(times(parsePosts))"
                 + " peak-memory-ratio=\(peakRatio.map { Bench.format($0, 2) } ?? "n/a")"
                 + " targets: decode>=3 parse>=4 peak<=1 \(pass ? "PASS" : "FAIL")")
+        let (fileFailures, filesPass) = JSONFilesBench.run(options)
+        failures += fileFailures
         for failure in failures {
             Bench.note("# FAILED: \(failure)")
         }
         Bench.note("# total \(Bench.format(Bench.now() - started, 1)) s")
         if !failures.isEmpty { return 1 }
-        return options.check && !pass ? 1 : 0
+        return options.check && (!pass || filesPass == false) ? 1 : 0
     }
 
     static func makeInputs(quick: Bool) -> [Input] {

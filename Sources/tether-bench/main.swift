@@ -17,7 +17,9 @@ struct Area {
 
 let areas = [
     Area(
-        name: "json", summary: "Codable decoding and parsing against Foundation (JSONDecoder, JSONSerialization)",
+        name: "json",
+        summary:
+            "Codable decoding, encoding and parsing against Foundation (JSONDecoder, JSONEncoder, JSONSerialization)",
         run: JSONBench.run),
     Area(name: "server", summary: "The local API server against nginx on the same bytes (wrk)", run: ServerBench.run),
     Area(
@@ -36,7 +38,7 @@ let areas = [
 ]
 
 let usage = """
-    usage: tether-bench <area> [--quick] [--check]
+    usage: tether-bench <area> [--quick] [--check] [--corpus DIR] [--files-only]
 
     areas:
     \(areas.map { "  \($0.name.padding(toLength: 8, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
@@ -44,6 +46,11 @@ let usage = """
     options:
       --quick   small inputs and short budgets: a smoke run for CI
       --check   exit with status 1 when the summary misses a target (FAIL)
+      --corpus DIR
+                json: where twitter.json, citm_catalog.json and canada.json are
+                (default ../shared/benchmarks/json; skipped when absent)
+      --files-only
+                json: measure only those files
       -h, --help
 
     Result lines go to standard output, progress and details to standard error.
@@ -69,13 +76,20 @@ case "_probe":  // hidden: the child process that checks the Tether decoder befo
     exit(JSONBench.runProbe())
 case "_images-scroll":  // hidden: the child process of the images bench's scroll
     exit(ImagesBench.runScrollChild(Array(arguments.dropFirst())))
+case "_encode-peak":  // hidden: the child process of the encoders' peak-memory measurement
+    exit(JSONFilesBench.runEncodingPeak(Array(arguments.dropFirst())))
 case let name?:
     guard let area = areas.first(where: { $0.name == name }) else { fail("unknown area '\(name)'") }
     var options = BenchOptions()
-    for option in arguments.dropFirst() {
+    var rest = arguments.dropFirst()
+    while let option = rest.popFirst() {
         switch option {
         case "--quick": options.quick = true
         case "--check": options.check = true
+        case "--files-only": options.filesOnly = true
+        case "--corpus":
+            guard let directory = rest.popFirst() else { fail("--corpus needs a directory") }
+            options.corpus = directory
         default: fail("unknown option '\(option)'")
         }
     }

@@ -14,14 +14,40 @@ final class DecodingState {
     let floatStrategy: TetherJSONDecoder.NonConformingFloatDecodingStrategy
     let datePattern: DatePattern?
     let userInfo: [CodingUserInfoKey: Any]
+    /// What changes while decoding, kept outside the object: Swift checks every access to a class's stored `var`
+    /// for exclusivity at run time, but not accesses through a pointer. Only this object uses the pointer.
+    private struct Mutable {
+        var isActive = true
+        var convertedKeys: [String: String] = [:]
+        var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] = []
+        var checked: [UInt64] = []
+    }
+
+    private let mutable: UnsafeMutablePointer<Mutable> = {
+        let pointer = UnsafeMutablePointer<Mutable>.allocate(capacity: 1)
+        pointer.initialize(to: Mutable())
+        return pointer
+    }()
+
+    deinit {
+        mutable.deinitialize(count: 1)
+        mutable.deallocate()
+    }
+
     /// `false` once `decode` has returned: a `Decoder` kept past that must not read the released input, nor walk
     /// coding-path nodes whose parents may be gone.
-    var isActive = true
+    var isActive: Bool {
+        get { mutable.pointee.isActive }
+        set { mutable.pointee.isActive = newValue }
+    }
 
     /// The coding path of `node`, or an empty path once the decode call has returned.
     func codingPath(of node: CodingPathNode) -> [any CodingKey] { isActive ? node.path : [] }
     /// `convertFromSnakeCase` results, by JSON key.
-    var convertedKeys: [String: String] = [:]
+    var convertedKeys: [String: String] {
+        get { mutable.pointee.convertedKeys }
+        _modify { yield &mutable.pointee.convertedKeys }
+    }
     private let configuration: TetherJSONDecoder
 
     /// A state over a lone `null`, for `superDecoder(forKey:)` with a missing key.
@@ -75,20 +101,34 @@ final class DecodingState {
         _ type: T.Type, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment,
         reusing: CodingPathNode? = nil
     ) throws -> T {
-        // Scalars first, without creating a decoder.
-        if T.self == String.self { return try string(at: index, parent, segment) as! T }
-        if T.self == Int.self { return try integer(Int.self, at: index, parent, segment) as! T }
-        if T.self == Double.self { return try double(at: index, parent, segment) as! T }
-        if T.self == Bool.self { return try bool(at: index, parent, segment) as! T }
-        if T.self == Int64.self { return try integer(Int64.self, at: index, parent, segment) as! T }
-        if T.self == JSON.self { return JSONTreeBuilder.build(tape, at: index) as! T }
-        if T.self == Date.self { return try date(at: index, parent, segment) as! T }
-        if T.self == URL.self { return try url(at: index, parent, segment) as! T }
-        if T.self == Data.self { return try data(at: index, parent, segment) as! T }
-        if T.self == Decimal.self { return try decimal(at: index, parent, segment) as! T }
+        // Scalars first, without creating a decoder. (After a metatype check the types are the same, so the
+        // value is reinterpreted instead of cast: a cast in generic code is a runtime call.)
+        if T.self == String.self { return unsafeBitCast(try string(at: index, parent, segment), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try integer(Int.self, at: index, parent, segment), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try double(at: index, parent, segment), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(at: index, parent, segment), to: T.self) }
+        if T.self == Int64.self {
+            return unsafeBitCast(try integer(Int64.self, at: index, parent, segment), to: T.self)
+        }
+        if T.self == JSON.self { return unsafeBitCast(JSONTreeBuilder.build(tape, at: index), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try date(at: index, parent, segment), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try url(at: index, parent, segment), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try data(at: index, parent, segment), to: T.self) }
+        if T.self == Decimal.self { return unsafeBitCast(try decimal(at: index, parent, segment), to: T.self) }
+        // Arrays of numbers and plain strings: no coding-path node and no generic code per element. An element that
+        // needs more (a conversion, an error) sends the whole array down the general path below.
+        if T.self == [Double].self, let array = scalarArray(at: index, { double(at: $0) }) {
+            return unsafeBitCast(array, to: T.self)
+        }
+        if T.self == [Int].self, let array = scalarArray(at: index, { Self.int(tape.entries[$0]) }) {
+            return unsafeBitCast(array, to: T.self)
+        }
+        if T.self == [String].self, let array = scalarArray(at: index, { plainString(at: $0) }) {
+            return unsafeBitCast(array, to: T.self)
+        }
         if let arrayType = arrayType(of: T.self) {
-            return try arrayType.decode(from: self, at: index, parent: parent, segment: segment, reusing: reusing)
-                as! T
+            return try arrayType.decode(
+                as: T.self, from: self, at: index, parent: parent, segment: segment, reusing: reusing)
         }
         let node = reusing ?? CodingPathNode(parent: parent, segment: segment)
         return try T(from: TapeDecoder(state: self, index: index, node: node))
@@ -96,15 +136,9 @@ final class DecodingState {
 
     /// The types this decode has asked about, and whether each is an array decoded by ``TapeDecodableArray``:
     /// a conformance check costs far more than a scan of the few types one document uses.
-    private var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] = []
-
-    @inline(__always)
-    private func arrayType<T>(of type: T.Type) -> (any TapeDecodableArray.Type)? {
-        let id = ObjectIdentifier(type)
-        for known in arrayTypes where known.type == id { return known.array }
-        let array = type as? any TapeDecodableArray.Type
-        arrayTypes.append((id, array))
-        return array
+    var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] {
+        get { mutable.pointee.arrayTypes }
+        _modify { yield &mutable.pointee.arrayTypes }
     }
 
     /// Whether values of `type` are read without a decoder of their own (see ``decodeValue(_:at:parent:segment:)``).
@@ -122,10 +156,22 @@ final class DecodingState {
         return tape.string(at: index)
     }
 
+    /// The string at `index`, or `nil` if the entry is not a string (the caller then reports the mismatch).
+    @inline(__always)
+    func stringIfString(at index: Int) throws -> String? {
+        let entry = tape.entries[index]
+        guard entry.tag == .string else { return nil }
+        if entry.payload & Tape.uncheckedFlag != 0 { return try checkedString(at: index) }
+        return tape.string(at: index)
+    }
+
     // MARK: - Deferred UTF-8 checks
 
     /// The string values the scanner left unchecked that have been checked since, one bit per tape entry.
-    private var checked: [UInt64] = []
+    private var checked: [UInt64] {
+        get { mutable.pointee.checked }
+        _modify { yield &mutable.pointee.checked }
+    }
 
     /// Makes the unchecked string at `index`, checking its UTF-8 as it does.
     private func checkedString(at index: Int) throws -> String {

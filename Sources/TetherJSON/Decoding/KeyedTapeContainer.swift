@@ -75,7 +75,13 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 k = next < end ? next : object + 1
                 steps += 1
             } while k != start
-            buildKeyTable()
+            // Not there: an optional member the document leaves out. Scanning again is cheaper than a table
+            // unless this object keeps missing keys.
+            if node.missObject == object {
+                buildKeyTable()
+            } else {
+                node.missObject = object
+            }
             return nil
         }
     }
@@ -128,12 +134,15 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     private func primitive<P: TapePrimitive>(_ type: P.Type, _ key: Key) throws -> P {
-        try P.read(state, at: try require(key), node, .key(key))
+        let index = try require(key)
+        if let value = try P.readPlain(state, at: index) { return value }
+        return try P.read(state, at: index, node, .key(key))
     }
 
     @inline(__always)
     private func primitiveIfPresent<P: TapePrimitive>(_ type: P.Type, _ key: Key) throws -> P? {
         guard let index = find(key), !state.isNull(index) else { return nil }
+        if let value = try P.readPlain(state, at: index) { return value }
         return try P.read(state, at: index, node, .key(key))
     }
 

@@ -12,6 +12,20 @@ protocol TapeDecodableArray {
     ) throws -> Self
 }
 
+extension TapeDecodableArray {
+    /// ``decode(from:at:parent:segment:reusing:)`` for a caller that knows the type only as `R`, which must be
+    /// `Self`: the result is handed back as it is, with no runtime cast.
+    @inline(__always)
+    static func decode<R>(
+        as type: R.Type, from state: DecodingState, at index: Int, parent: CodingPathNode,
+        segment: CodingPathNode.Segment, reusing: CodingPathNode?
+    ) throws -> R {
+        precondition(R.self == Self.self)
+        return unsafeBitCast(
+            try decode(from: state, at: index, parent: parent, segment: segment, reusing: reusing), to: R.self)
+    }
+}
+
 extension Array: TapeDecodableArray where Element: Decodable {
     static func decode(
         from state: DecodingState, at index: Int, parent: CodingPathNode, segment: CodingPathNode.Segment,

@@ -3,9 +3,27 @@ protocol TapePrimitive {
     static func read(
         _ state: DecodingState, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment
     ) throws -> Self
+
+    /// The value when the entry holds one as it is (no conversion, no error to describe), else `nil`: the common
+    /// case, read without building the coding-path segment an error would need.
+    static func readPlain(_ state: DecodingState, at index: Int) throws -> Self?
+}
+
+extension TapePrimitive {
+    @inline(__always)
+    static func readPlain(_ state: DecodingState, at index: Int) throws -> Self? { nil }
 }
 
 extension Bool: TapePrimitive {
+    @inline(__always)
+    static func readPlain(_ state: DecodingState, at index: Int) throws -> Bool? {
+        switch state.tape.entries[index].tag {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
     @inline(__always)
     static func read(_ state: DecodingState, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment)
         throws -> Bool
@@ -14,12 +32,27 @@ extension Bool: TapePrimitive {
 
 extension String: TapePrimitive {
     @inline(__always)
+    static func readPlain(_ state: DecodingState, at index: Int) throws -> String? {
+        try state.stringIfString(at: index)
+    }
+
+    @inline(__always)
     static func read(_ state: DecodingState, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment)
         throws -> String
     { try state.string(at: index, parent, segment) }
 }
 
 extension Double: TapePrimitive {
+    @inline(__always)
+    static func readPlain(_ state: DecodingState, at index: Int) throws -> Double? {
+        let entry = state.tape.entries[index]
+        switch entry.tag {
+        case .double: return Double(bitPattern: entry.payload)
+        case .int: return Double(Int64(bitPattern: entry.payload))
+        default: return nil
+        }
+    }
+
     @inline(__always)
     static func read(_ state: DecodingState, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment)
         throws -> Double
@@ -37,6 +70,12 @@ extension Float: TapePrimitive {
 protocol TapeInteger: TapePrimitive, FixedWidthInteger {}
 
 extension TapeInteger {
+    @inline(__always)
+    static func readPlain(_ state: DecodingState, at index: Int) throws -> Self? {
+        let entry = state.tape.entries[index]
+        return entry.tag == .int ? Self(exactly: Int64(bitPattern: entry.payload)) : nil
+    }
+
     @inline(__always)
     static func read(_ state: DecodingState, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment)
         throws -> Self

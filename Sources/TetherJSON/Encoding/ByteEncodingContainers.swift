@@ -63,7 +63,7 @@ struct KeyedByteContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     private func objectKey(_ key: Key) -> String {
-        if case .useDefaultKeys = state.context.options.keyEncodingStrategy { return key.stringValue }
+        if state.usesDefaultKeys { return key.stringValue }
         return state.context.objectKey(for: key, codingPath: state.codingPath(depth: depth) + [key])
     }
 

@@ -4,18 +4,19 @@ import Foundation
 // into the buffer, everything else through a nested ``ByteEncoder``.
 
 extension ByteEncodingState {
+    /// `null`, `true` and `false` as little-endian words.
+    private static let nullWord: UInt64 = 0x6C6C_756E
+    private static let trueWord: UInt64 = 0x6575_7274
+    private static let falseWord: UInt64 = 0x65_736C_6166
+
+    @inline(__always)
     func appendNull() {
-        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        bytes.append(word: Self.nullWord, count: 4)
     }
 
+    @inline(__always)
     func append(_ value: Bool) {
-        if value {
-            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
-        } else {
-            bytes.append(contentsOf: [
-                UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e"),
-            ])
-        }
+        if value { bytes.append(word: Self.trueWord, count: 4) } else { bytes.append(word: Self.falseWord, count: 5) }
     }
 
     @inline(__always)
@@ -141,14 +142,15 @@ extension ByteEncodingState {
         }
         try encode(ByteEncoder(state: self, depth: depth, start: start))
         if bytes.count == start, !fellBack {
-            bytes.append(UInt8(ascii: "{"))
-            bytes.append(UInt8(ascii: "}"))
+            bytes.append(word: 0x7D7B, count: 2)  // {}
         }
     }
 
     private func append(json: JSON, depth: Int, step: CodingPathStep) throws {
         do throws(JSONError) {
-            try writer.write(json, into: &bytes, depth: depth)
+            var text: [UInt8] = []
+            try writer.write(json, into: &text, depth: depth)
+            text.withUnsafeBufferPointer { bytes.append($0) }
         } catch {
             let inner = error.path.map { element -> any CodingKey in
                 switch element {
@@ -176,7 +178,7 @@ extension ByteEncodingState {
         case .int(let v): append(v)
         case .uint(let v): append(v)
         case .double(let d): JSONNumberFormatter.append(d, to: &bytes)
-        case .text(let text): bytes.append(contentsOf: text.utf8)
+        case .text(var text): text.withUTF8 { bytes.append($0) }
         }
     }
 

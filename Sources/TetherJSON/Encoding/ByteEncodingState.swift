@@ -42,16 +42,49 @@ final class ByteEncodingState {
         var hash: UInt64
     }
 
-    var bytes: [UInt8] = []
-    var frames: [Frame] = []
+    /// Everything that changes while encoding, kept outside the object: Swift checks every access to a class's
+    /// stored `var` for exclusivity at run time (a third of the encoder's time), but not accesses through a
+    /// pointer. Only this object uses the pointer, and only during its call.
+    private struct Mutable {
+        var bytes = ByteBuffer(capacity: 4096)
+        /// Whether ``bytes`` was handed on (``takeBytes()``), so it is not this object's to free.
+        var bytesTaken = false
+        var frames: [Frame] = []
+        var members: [Member] = []
+        var path: [CodingPathStep] = [.none]
+        var nextSerial = 0
+        var fellBack = false
+    }
+
+    private let mutable: UnsafeMutablePointer<Mutable>
+
+    /// The text written so far.
+    var bytes: ByteBuffer {
+        get { mutable.pointee.bytes }
+        _modify { yield &mutable.pointee.bytes }
+    }
+    /// The open containers, outermost first.
+    var frames: [Frame] {
+        get { mutable.pointee.frames }
+        _modify { yield &mutable.pointee.frames }
+    }
     /// The member records of the open objects, innermost last.
-    var members: [Member] = []
+    var members: [Member] {
+        get { mutable.pointee.members }
+        _modify { yield &mutable.pointee.members }
+    }
     /// `path[d]`: the step from the container at depth d − 1 to the value at depth d (index 0 is unused). Set
     /// for values encoded by nested encoders; scalars pass their step only to the errors they throw.
-    var path: [CodingPathStep] = [.none]
-    private var nextSerial = 0
+    var path: [CodingPathStep] {
+        get { mutable.pointee.path }
+        _modify { yield &mutable.pointee.path }
+    }
+    private var nextSerial: Int {
+        get { mutable.pointee.nextSerial }
+        set { mutable.pointee.nextSerial = newValue }
+    }
     /// Set when the value cannot be written in place; see the type's description.
-    private(set) var fellBack = false
+    var fellBack: Bool { mutable.pointee.fellBack }
 
     let context: EncodingContext
     let writer: JSONWriter
@@ -59,6 +92,8 @@ final class ByteEncodingState {
     let sorted: Bool
     let escapesSlashes: Bool
     let indent: Int
+    /// Whether keys are written as their `stringValue` (no key strategy).
+    let usesDefaultKeys: Bool
 
     init(_ options: TetherJSONEncoder) {
         context = EncodingContext(options)
@@ -67,11 +102,29 @@ final class ByteEncodingState {
         sorted = options.outputFormatting.contains(.sortedKeys)
         escapesSlashes = !options.outputFormatting.contains(.withoutEscapingSlashes)
         indent = max(0, writer.indentWidth)
-        bytes.reserveCapacity(1024)
+        if case .useDefaultKeys = options.keyEncodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
+        mutable = UnsafeMutablePointer<Mutable>.allocate(capacity: 1)
+        mutable.initialize(to: Mutable())
+    }
+
+    deinit {
+        if !mutable.pointee.bytesTaken { mutable.pointee.bytes.deallocate() }
+        mutable.deinitialize(count: 1)
+        mutable.deallocate()
+    }
+
+    /// Hands the text on: the caller owns the buffer's memory from now on.
+    func takeBytes() -> ByteBuffer {
+        mutable.pointee.bytesTaken = true
+        return mutable.pointee.bytes
     }
 
     func fallBack() {
-        fellBack = true
+        mutable.pointee.fellBack = true
     }
 
     // MARK: - Containers
@@ -148,11 +201,7 @@ final class ByteEncodingState {
         let keyStart = bytes.count
         JSONWriter.appendString(key, escapingSlashes: escapesSlashes, to: &bytes)
         let keyEnd = bytes.count
-        let hash = bytes.withUnsafeBufferPointer { buffer in
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for i in keyStart + 1..<keyEnd - 1 { hash = (hash ^ UInt64(buffer[i])) &* 0x100_0000_01B3 }
-            return hash
-        }
+        let hash = Self.keyHash(bytes.base, keyStart + 1, keyEnd - 1)
         let bit: UInt64 = 1 << (hash >> 58)
         if frames[depth].keyFilter & bit != 0, hasKey(depth, keyStart, keyEnd, hash) {
             fallBack()
@@ -166,11 +215,28 @@ final class ByteEncodingState {
         return true
     }
 
+    /// A hash of the key text `buffer[start..<end]`: its length and its first and last eight bytes.
+    @inline(__always)
+    private static func keyHash(_ buffer: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        let length = end - start
+        var hash = UInt64(length) &* 0x9E37_79B9_7F4A_7C15
+        if length >= 8 {
+            let base = UnsafeRawPointer(buffer + start)
+            hash = (hash ^ base.loadUnaligned(as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash = (hash ^ base.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)) &* 0x94D0_49BB_1331_11EB
+        } else {
+            for i in start..<end { hash = (hash ^ UInt64(buffer[i])) &* 0x100_0000_01B3 }
+        }
+        return hash ^ (hash >> 29)
+    }
+
     /// Whether the object at `depth` has a member whose key text equals `bytes[start..<end]`.
     private func hasKey(_ depth: Int, _ start: Int, _ end: Int, _ hash: UInt64) -> Bool {
+        let base = bytes.base
         for member in members[frames[depth].firstMember...] where member.hash == hash {
             if member.keyEnd - member.keyStart == end - start,
-                bytes[member.keyStart..<member.keyEnd].elementsEqual(bytes[start..<end])
+                UnsafeBufferPointer(start: base + member.keyStart, count: end - start).elementsEqual(
+                    UnsafeBufferPointer(start: base + start, count: end - start))
             {
                 return true
             }
@@ -181,7 +247,7 @@ final class ByteEncodingState {
     @inline(__always)
     private func newline(_ depth: Int) {
         bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * indent))
+        bytes.append(repeating: UInt8(ascii: " "), count: depth * indent)
     }
 
     /// Closes the innermost open container.
@@ -205,35 +271,41 @@ final class ByteEncodingState {
     /// Reorders the members of the innermost object by their keys' UTF-8 bytes.
     private func sortMembers(of frame: Frame, depth: Int) {
         let records = Array(members[frame.firstMember...])
+        let base = bytes.base
+        func key(_ n: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(
+                start: base + records[n].keyStart + 1, count: records[n].keyEnd - records[n].keyStart - 2)
+        }
         // Keys are compared as written; an escape would order differently from the key itself, so leave such
         // objects to the tree encoder, which sorts the keys themselves.
-        for record in records where bytes[record.keyStart..<record.keyEnd].contains(UInt8(ascii: "\\")) {
+        for n in records.indices where key(n).contains(UInt8(ascii: "\\")) {
             fallBack()
             return
         }
-        func key(_ n: Int) -> ArraySlice<UInt8> { bytes[records[n].keyStart + 1..<records[n].keyEnd - 1] }
         let order = records.indices.sorted { a, b in
             key(a).lexicographicallyPrecedes(key(b))
         }
         if order == Array(records.indices) { return }
         let regionStart = records[0].keyStart
         let regionEnd = bytes.count
-        let original = Array(bytes[regionStart..<regionEnd])
+        let original = Array(UnsafeBufferPointer(start: base + regionStart, count: regionEnd - regionStart))
         func content(_ n: Int) -> Range<Int> {
             let end = n + 1 < records.count ? records[n + 1].separator : regionEnd
             return records[n].keyStart - regionStart..<end - regionStart
         }
         // Every separator is the same text: `,` and, when pretty, a newline and the indentation.
-        let separator = original[content(0).upperBound..<(records[1].keyStart - regionStart)]
-        var position = regionStart
-        for (n, index) in order.enumerated() {
-            if n > 0 {
-                bytes.replaceSubrange(position..<position + separator.count, with: separator)
-                position += separator.count
+        let separator = content(0).upperBound..<(records[1].keyStart - regionStart)
+        original.withUnsafeBufferPointer { original in
+            var position = base + regionStart
+            for (n, index) in order.enumerated() {
+                if n > 0 {
+                    position.update(from: original.baseAddress! + separator.lowerBound, count: separator.count)
+                    position += separator.count
+                }
+                let range = content(index)
+                position.update(from: original.baseAddress! + range.lowerBound, count: range.count)
+                position += range.count
             }
-            let range = content(index)
-            bytes.replaceSubrange(position..<position + range.count, with: original[range])
-            position += range.count
         }
     }
 

@@ -2,10 +2,13 @@ public import Foundation
 
 /// Encodes `Encodable` values as JSON, with the options of Foundation's `JSONEncoder`.
 ///
-/// Values are encoded into a ``JSON`` tree, then written by ``JSONWriter``, so the output follows the writer's
-/// rules: members in the order they were encoded (or sorted with ``JSONWriter/Options/sortedKeys``), `/`
-/// escaped as `\/` unless ``JSONWriter/Options/withoutEscapingSlashes``, and pretty-printed members written
-/// `"key": value`. Some types are encoded specially:
+/// The text is written straight into one buffer as values are encoded, with no tree in between, following the
+/// rules of ``JSONWriter``: members in the order they were encoded (or sorted with
+/// ``JSONWriter/Options/sortedKeys``), `/` escaped as `\/` unless ``JSONWriter/Options/withoutEscapingSlashes``,
+/// and pretty-printed members written `"key": value`. Containers filled in another order than they nest, a key
+/// encoded twice (the last value wins, at the first position) and `superEncoder()` are handled by encoding the
+/// value again through a ``JSON`` tree, so such a value's `encode(to:)` runs twice. Some types are encoded
+/// specially:
 /// - ``JSON`` is copied as it is, numbers' text included.
 /// - `Date` and `Data` follow ``dateEncodingStrategy`` and ``dataEncodingStrategy``.
 /// - `URL` is its `absoluteString`; `Decimal` is a number with its decimal text (fractional decimals are kept
@@ -49,21 +52,36 @@ public struct TetherJSONEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` for a value that cannot be encoded (a non-finite number under
     ///   the `.throw` strategy), or any error a value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        Data(try encodeToBytes(value))
+        if let buffer = try encodeInPlace(value) {
+            // The buffer's memory becomes the `Data`'s, without a copy.
+            return Data(
+                bytesNoCopy: buffer.base, count: buffer.count, deallocator: .custom { memory, _ in memory.deallocate() }
+            )
+        }
+        return Data(try encodeThroughTree(value))
     }
 
     /// The UTF-8 JSON text of `value`, as bytes.
     ///
     /// - Throws: As ``encode(_:)``.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let state = ByteEncodingState(self)
-        try state.encode(value, depth: 0, step: .none)
-        if !state.fellBack {
-            state.finish()
-            // Sorting can find a key it cannot order in place, and fall back too.
-            if !state.fellBack { return state.bytes }
+        if let buffer = try encodeInPlace(value) {
+            defer { buffer.deallocate() }
+            return buffer.array
         }
         return try encodeThroughTree(value)
+    }
+
+    /// The text of `value` written in place, in a buffer the caller must free; `nil` when the value must be
+    /// encoded through a tree instead (see ``ByteEncodingState``).
+    private func encodeInPlace<T: Encodable>(_ value: T) throws -> ByteBuffer? {
+        let state = ByteEncodingState(self)
+        try state.encode(value, depth: 0, step: .none)
+        guard !state.fellBack else { return nil }
+        state.finish()
+        // Sorting can find a key it cannot order in place, and fall back too.
+        guard !state.fellBack else { return nil }
+        return state.takeBytes()
     }
 
     /// Encodes `value` into a ``JSON`` tree and writes it: for the rare values the byte encoder cannot write in

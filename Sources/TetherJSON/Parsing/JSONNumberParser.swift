@@ -25,6 +25,24 @@ enum JSONNumberParser {
         return d < 10 ? UInt64(d) : nil
     }
 
+    /// The value of the eight ASCII digits at `p`, or `nil` if any of the eight bytes is not a digit.
+    ///
+    /// SWAR: a byte is a digit when its high nibble is 3 and adding 6 does not carry into it; then pairs, quads
+    /// and the two halves are combined with three multiplications.
+    @inline(__always)
+    static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64? {
+        let word = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        guard (word & high) | (((word &+ 0x0606_0606_0606_0606) & high) >> 4) == 0x3333_3333_3333_3333 else {
+            return nil
+        }
+        var value = word &- 0x3030_3030_3030_3030
+        value = (value &* 10) &+ (value >> 8)
+        let mask: UInt64 = 0x0000_00FF_0000_00FF
+        value = (((value & mask) &* 0x000F_4240_0000_0064) &+ (((value >> 16) & mask) &* 0x0000_2710_0000_0001)) >> 32
+        return value & 0xFFFF_FFFF
+    }
+
     /// Scans the number at `start`, returning its tape entry (a `.bigNumber` entry has no range yet) and the
     /// offset just past it.
     @inline(__always)
@@ -47,6 +65,12 @@ enum JSONNumberParser {
                     offset: i)
             }
         } else {
+            // Eight digits at a time while they surely fit (up to 19 digits cannot overflow 64 bits).
+            while significant <= 11, i + 8 <= end, let eight = eightDigits(base + i) {
+                mantissa = mantissa &* 100_000_000 &+ eight
+                significant += 8
+                i += 8
+            }
             while i < end, let d = digit(base[i]) {
                 if significant < 19 {
                     mantissa = mantissa &* 10 &+ d
@@ -68,6 +92,13 @@ enum JSONNumberParser {
                 throw Failure(message: "expected a digit after the decimal point", offset: i)
             }
             while i < end, let d = digit(base[i]) {
+                if mantissa != 0, significant <= 11, i + 8 <= end, let eight = eightDigits(base + i) {
+                    mantissa = mantissa &* 100_000_000 &+ eight
+                    exponent -= 8
+                    significant += 8
+                    i += 8
+                    continue
+                }
                 if mantissa == 0 && d == 0 {
                     exponent -= 1  // leading zeros of a fraction are not significant
                 } else if significant < 19 {

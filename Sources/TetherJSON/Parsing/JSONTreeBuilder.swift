@@ -7,10 +7,15 @@ enum JSONTreeBuilder {
     /// A direct-mapped cache of recent keys, by a hash of their bytes.
     private struct KeyCache {
         private static let size = 512
+
+        private struct Slot {
+            var offset = -1
+            var length = 0
+            var string = ""
+        }
+
         // Allocated on first use, so documents without objects pay nothing.
-        private var offsets: [Int] = []
-        private var lengths: [Int] = []
-        private var strings: [String] = []
+        private var slots: [Slot] = []
 
         /// Keys longer than this are not worth caching.
         static let maximumLength = 48
@@ -20,25 +25,28 @@ enum JSONTreeBuilder {
             let raw = tape.rawString(at: index)
             let length = raw.count
             guard length <= KeyCache.maximumLength, let base = raw.baseAddress else { return tape.string(at: index) }
-            if offsets.isEmpty {
-                offsets = [Int](repeating: -1, count: KeyCache.size)
-                lengths = [Int](repeating: 0, count: KeyCache.size)
-                strings = [String](repeating: "", count: KeyCache.size)
-            }
+            if slots.isEmpty { slots = [Slot](repeating: Slot(), count: KeyCache.size) }
+            // Hash the length and the first and last eight bytes (or every byte of a shorter key).
             var hash = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
-            for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            let slot = Int(truncatingIfNeeded: hash >> 32) & (KeyCache.size - 1)
-            let cachedOffset = offsets[slot]
-            if cachedOffset >= 0, lengths[slot] == length,
-                memcmp(tape.bytes.baseAddress! + cachedOffset, base, length) == 0
-            {
-                return strings[slot]
+            if length >= 8 {
+                let raw = UnsafeRawPointer(base)
+                hash = (hash ^ raw.loadUnaligned(as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)) &* 0x94D0_49BB_1331_11EB
+            } else {
+                for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             }
-            let string = tape.string(at: index)
-            offsets[slot] = tape.bytes.baseAddress!.distance(to: base)
-            lengths[slot] = length
-            strings[slot] = string
-            return string
+            let slot = Int(truncatingIfNeeded: hash >> 32) & (KeyCache.size - 1)
+            return slots.withUnsafeMutableBufferPointer { slots in
+                let cached = slots[slot]
+                if cached.offset >= 0, cached.length == length,
+                    Tape.bytesEqual(tape.bytes.baseAddress! + cached.offset, base, length)
+                {
+                    return cached.string
+                }
+                let string = tape.string(at: index)
+                slots[slot] = Slot(offset: tape.bytes.baseAddress!.distance(to: base), length: length, string: string)
+                return string
+            }
         }
     }
 
@@ -105,13 +113,3 @@ enum JSONTreeBuilder {
         }
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#elseif canImport(ucrt)
-    import ucrt
-#endif

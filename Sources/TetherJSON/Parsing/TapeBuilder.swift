@@ -199,14 +199,25 @@ struct TapeBuilder {
     private mutating func skipWhitespace() {
         // Fast exit: most values follow their delimiter directly.
         if p < end, base[p] > 0x20 { return }
-        // Pretty-printed input indents with runs of spaces: skip them eight at a time.
-        while p + 8 <= end, UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 {
-            p += 8
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
+        // Pretty-printed input is a line break, then indentation: runs of spaces, skipped eight at a time (the
+        // spaces before the first other byte of a word are counted from the XOR with eight spaces).
+        while p + 8 <= end {
+            let other = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self).littleEndian ^ 0x2020_2020_2020_2020
+            if other == 0 {
+                p += 8
+                continue
+            }
+            p += other.trailingZeroBitCount >> 3
+            let c = base[p]
+            guard c == 0x0A || c == 0x0D || c == 0x09 else { return }
+            p += 1
         }
         while p < end {
             let c = base[p]
-            // Fast exit: anything above space is not whitespace.
-            if c > 0x20 { return }
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
             p += 1
         }
@@ -215,6 +226,16 @@ struct TapeBuilder {
     private mutating func literal(_ word: StaticString, _ tag: Tape.Tag) throws(Failure) {
         let length = word.utf8CodeUnitCount
         let text = word.utf8Start
+        // Fast path: the first four bytes in one compare (`true`, `null`, and `fals` before the `e`).
+        if p + length <= end,
+            UnsafeRawPointer(base + p).loadUnaligned(as: UInt32.self)
+                == UnsafeRawPointer(text).loadUnaligned(as: UInt32.self),
+            length == 4 || base[p + 4] == text[4]
+        {
+            p += length
+            entries.append(Tape.Entry(tag: tag))
+            return
+        }
         // Report the first byte that differs, or the end of the input where the word is cut off.
         for i in 0..<length where p + i >= end || base[p + i] != text[i] {
             throw Failure(code: .syntax, message: "expected '\(word)', found \(describeByte(at: p + i))", offset: p + i)

@@ -18,13 +18,13 @@ enum JSONNumberFormatter {
     }
 
     /// Appends the decimal digits of `value` (with a leading `-` when negative), without allocating.
-    static func append(_ value: Int64, to bytes: inout [UInt8]) {
+    static func append<Output: JSONOutput>(_ value: Int64, to bytes: inout Output) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         append(value.magnitude, to: &bytes)
     }
 
     /// Appends the decimal digits of `value`, without allocating.
-    static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func append<Output: JSONOutput>(_ value: UInt64, to bytes: inout Output) {
         if value < 10 {
             bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
             return
@@ -54,27 +54,25 @@ enum JSONNumberFormatter {
 
     /// Appends the `count` lowest decimal digits of `value`.
     @inline(__always)
-    private static func appendDigits(_ value: UInt64, count: Int, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        bytes.withUnsafeMutableBufferPointer { buffer in
+    private static func appendDigits<Output: JSONOutput>(_ value: UInt64, count: Int, to bytes: inout Output) {
+        bytes.appendUninitialized(count: count) { out in
             digitPairs.withUnsafeBufferPointer { pairs in
                 var rest = value
-                var i = start + count
-                while i - start >= 2 {
+                var i = count
+                while i >= 2 {
                     let (quotient, pair) = rest.quotientAndRemainder(dividingBy: 100)
                     i -= 2
-                    buffer[i] = pairs[Int(pair) * 2]
-                    buffer[i + 1] = pairs[Int(pair) * 2 + 1]
+                    out[i] = pairs[Int(pair) * 2]
+                    out[i + 1] = pairs[Int(pair) * 2 + 1]
                     rest = quotient
                 }
-                if i > start { buffer[i - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
+                if i > 0 { out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10) }
             }
         }
     }
 
     /// Appends the JSON text of a finite double (see the type's description).
-    static func append(_ value: Double, to bytes: inout [UInt8]) {
+    static func append<Output: JSONOutput>(_ value: Double, to bytes: inout Output) {
         if value.sign == .minus { bytes.append(UInt8(ascii: "-")) }
         if value == 0 {
             bytes.append(UInt8(ascii: "0"))
@@ -92,16 +90,13 @@ enum JSONNumberFormatter {
         let point = count + exponent
         if point < -3 || value.magnitude > 0x1p53 {
             // d₁.d₂…dₙe±XX
-            let start = bytes.count
-            appendDigits(digits, count: count, to: &bytes)
             if count > 1 {
-                bytes.append(bytes[bytes.count - 1])
-                var i = bytes.count - 2
-                while i > start + 1 {
-                    bytes[i] = bytes[i - 1]
-                    i -= 1
-                }
-                bytes[start + 1] = UInt8(ascii: ".")
+                let scale = pow10(count - 1)
+                appendDigits(digits / scale, count: 1, to: &bytes)
+                bytes.append(UInt8(ascii: "."))
+                appendDigits(digits % scale, count: count - 1, to: &bytes)
+            } else {
+                appendDigits(digits, count: 1, to: &bytes)
             }
             let power = point - 1
             bytes.append(UInt8(ascii: "e"))
@@ -112,12 +107,12 @@ enum JSONNumberFormatter {
             // 0.00ddd
             bytes.append(UInt8(ascii: "0"))
             bytes.append(UInt8(ascii: "."))
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -point))
+            bytes.append(repeating: UInt8(ascii: "0"), count: -point)
             appendDigits(digits, count: count, to: &bytes)
         } else if point >= count {
             // ddd000.0
             appendDigits(digits, count: count, to: &bytes)
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: point - count))
+            bytes.append(repeating: UInt8(ascii: "0"), count: point - count)
             bytes.append(UInt8(ascii: "."))
             bytes.append(UInt8(ascii: "0"))
         } else {

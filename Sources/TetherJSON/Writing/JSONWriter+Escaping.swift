@@ -1,68 +1,124 @@
-// String escaping for JSONWriter (RFC 8259 §7): a scan over the UTF-8 bytes that copies runs of plain bytes
-// in one go and escapes only `"`, `\`, control characters and, optionally, `/`.
+// String escaping for JSONWriter (RFC 8259 §7): a scan over the UTF-8 bytes, eight at a time, that copies runs of
+// plain bytes in one go and escapes only `"`, `\`, control characters and, optionally, `/`.
 
 extension JSONWriter {
     /// Appends `string` as a quoted, escaped JSON string.
     static func appendString(_ string: String, escapingSlashes: Bool, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
+        // One overload per output type (not one generic function): the closure then calls code specialized for
+        // the output instead of dispatching every append through the protocol.
         let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
-            appendEscaped(utf8, escapingSlashes: escapingSlashes, to: &bytes)
+            appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
         }
         if done == nil {
             // A bridged or otherwise non-contiguous string: copy its bytes once.
             Array(string.utf8).withUnsafeBufferPointer { utf8 in
-                appendEscaped(utf8, escapingSlashes: escapingSlashes, to: &bytes)
+                appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
             }
         }
+    }
+
+    /// Appends `string` as a quoted, escaped JSON string.
+    @inline(__always)
+    static func appendString(_ string: String, escapingSlashes: Bool, to bytes: inout ByteBuffer) {
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
+        }
+        if done == nil {
+            Array(string.utf8).withUnsafeBufferPointer { utf8 in
+                appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
+            }
+        }
+    }
+
+    /// Appends the UTF-8 bytes `utf8` as a quoted, escaped JSON string.
+    @inline(__always)
+    static func appendQuoted<Output: JSONOutput>(
+        _ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout Output
+    ) {
+        bytes.append(UInt8(ascii: "\""))
+        appendEscaped(utf8, escapingSlashes: escapingSlashes, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends the escaped form of the UTF-8 bytes `utf8`, without the quotes.
-    static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout [UInt8]) {
-        var runStart = 0
-        var i = 0
+    /// The position of the first byte at or after `start` in `utf8` that must be escaped, or `utf8.count`.
+    @inline(__always)
+    static func firstEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, escapingSlashes: Bool) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
         let count = utf8.count
-        while i < count {
-            let c = utf8[i]
-            // Fast path: every byte from `0` (0x30) up, except `\`, is written as is, UTF-8 lead and
-            // continuation bytes included.
-            if c >= 0x30, c != UInt8(ascii: "\\") {
-                i += 1
-                continue
-            }
-            guard
-                c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\")
-                    || (c == UInt8(ascii: "/") && escapingSlashes)
-            else {
-                i += 1
-                continue
-            }
-            if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-            appendEscape(for: c, to: &bytes)
-            i += 1
-            runStart = i
+        var i = start
+        // Eight bytes at a time: a byte is flagged when it is below 0x20 or equals `"`, `\` or `/` (when slashes
+        // are escaped), by the classic "has a zero byte" test on the word XORed with each. A flag can only be
+        // wrong above a byte that is flagged rightly, so a flagged word always holds a byte to escape.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let slash: UInt64 = escapingSlashes ? 0x2F2F_2F2F_2F2F_2F2F : 0x2222_2222_2222_2222
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let quote = word ^ 0x2222_2222_2222_2222
+            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            let slashes = word ^ slash
+            let flags =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((slashes &- ones) & ~slashes)
+                | ((word &- 0x2020_2020_2020_2020) & ~word)
+            if flags & high != 0 { break }
+            i += 8
         }
-        if runStart < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
+        while i < count {
+            let c = base[i]
+            if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\")
+                || (c == UInt8(ascii: "/") && escapingSlashes)
+            {
+                return i
+            }
+            i += 1
+        }
+        return count
+    }
+
+    /// Appends the escaped form of the UTF-8 bytes `utf8`, without the quotes.
+    @inline(__always)
+    static func appendEscaped<Output: JSONOutput>(
+        _ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout Output
+    ) {
+        let count = utf8.count
+        var runStart = 0
+        while true {
+            let next = firstEscape(in: utf8, from: runStart, escapingSlashes: escapingSlashes)
+            if runStart < next { bytes.append(UnsafeBufferPointer(rebasing: utf8[runStart..<next])) }
+            if next == count { return }
+            appendEscape(for: utf8[next], to: &bytes)
+            runStart = next + 1
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends the escape sequence for `c`, a byte that must be escaped.
-    private static func appendEscape(for c: UInt8, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\\"))
+    private static func appendEscape<Output: JSONOutput>(for c: UInt8, to bytes: inout Output) {
+        let second: UInt8
         switch c {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(c)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): second = c
+        case 0x08: second = UInt8(ascii: "b")
+        case 0x0C: second = UInt8(ascii: "f")
+        case 0x0A: second = UInt8(ascii: "n")
+        case 0x0D: second = UInt8(ascii: "r")
+        case 0x09: second = UInt8(ascii: "t")
         default:
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(hexDigits[Int(c >> 4)])
-            bytes.append(hexDigits[Int(c & 0x0F)])
+            let high = hexDigits[Int(c >> 4)]
+            let low = hexDigits[Int(c & 0x0F)]
+            bytes.appendUninitialized(count: 6) { out in
+                out[0] = UInt8(ascii: "\\")
+                out[1] = UInt8(ascii: "u")
+                out[2] = UInt8(ascii: "0")
+                out[3] = UInt8(ascii: "0")
+                out[4] = high
+                out[5] = low
+            }
+            return
+        }
+        bytes.appendUninitialized(count: 2) { out in
+            out[0] = UInt8(ascii: "\\")
+            out[1] = second
         }
     }
 }

@@ -1,0 +1,109 @@
+/// Where JSON text is written: a `[UInt8]` (``JSONWriter``) or a ``ByteBuffer`` (the encoder).
+///
+/// The string escaping and number formatting are generic over it, so each writer gets code specialized for its
+/// buffer.
+protocol JSONOutput {
+    var count: Int { get }
+    mutating func append(_ byte: UInt8)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+    mutating func append(repeating byte: UInt8, count: Int)
+    /// Appends `count` bytes that `body` writes through the pointer it is given (to the first of them).
+    mutating func appendUninitialized(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void)
+}
+
+extension Array: JSONOutput where Element == UInt8 {
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(contentsOf: bytes)
+    }
+
+    @inline(__always)
+    mutating func append(repeating byte: UInt8, count: Int) {
+        append(contentsOf: repeatElement(byte, count: count))
+    }
+
+    @inline(__always)
+    mutating func appendUninitialized(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        let start = self.count
+        append(contentsOf: repeatElement(0, count: count))
+        withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+}
+
+/// A growable byte buffer on the heap, managed by hand: appends are a capacity check and a store, with none of
+/// an array's uniqueness checks. Its owner must call ``deallocate()`` or hand the memory on (``takeData()``).
+struct ByteBuffer: JSONOutput {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    func deallocate() {
+        base.deallocate()
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(repeating byte: UInt8, count n: Int) {
+        reserve(n)
+        (base + count).update(repeating: byte, count: n)
+        count += n
+    }
+
+    @inline(__always)
+    mutating func appendUninitialized(count n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+        reserve(n)
+        body(base + count)
+        count += n
+    }
+
+    /// Appends up to eight bytes given as a little-endian word: the first byte in the lowest bits.
+    @inline(__always)
+    mutating func append(word: UInt64, count n: Int) {
+        reserve(8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
+        count += n
+    }
+
+    subscript(index: Int) -> UInt8 {
+        get { base[index] }
+        nonmutating set { base[index] = newValue }
+    }
+
+    /// The bytes written, copied into an array.
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+}
