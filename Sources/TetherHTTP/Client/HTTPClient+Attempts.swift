@@ -115,7 +115,9 @@ extension HTTPClient {
             case .useDefault:
                 if attempt < policy.maximumAttempts && retrySafe && Self.isRetryable(outcome, policy: policy) {
                     if case .success(let response) = outcome, let retryAfter = RetryAfter.delay(in: response.headers) {
-                        delay = retryAfter <= policy.maximumRetryAfter ? (policy.ignoresRetryAfter ? .zero : retryAfter) : nil
+                        delay =
+                            retryAfter <= policy.maximumRetryAfter
+                            ? (policy.ignoresRetryAfter ? .zero : retryAfter) : nil
                     } else {
                         delay = policy.delay(beforeRetry: attempt)
                     }
