@@ -34,7 +34,7 @@ public final class HTTPClient: Sendable {
         self.configuration = configuration
         transport =
             configuration.transport
-            ?? URLSessionTransport(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+            ?? Self.defaultTransport(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
         urlSessionTransport = transport as? URLSessionTransport
         rateLimiter = RateLimiter(limits: configuration.rateLimits)
         redaction = Redaction(queryItems: configuration.redactedQueryItems)
