@@ -1,6 +1,7 @@
 #if os(Linux)
     import CZlib
     import Foundation
+    import Synchronization
     import TetherHTTP
     import TetherHTTP1
     import TetherServer
@@ -269,6 +270,44 @@
             }
         }
 
+        @Test func cancellationWhileWaitingForAConnectionLeavesTheQueue() async throws {
+            let release = Gate()
+            let routes: Routes = { request, _ in
+                if request.path == "/held" { await release.wait() }
+                return HTTPResponse(body: Array("done".utf8))
+            }
+            try await withSocketServer(routes) { server in
+                let transport = NativeTransport(maximumConnectionsPerHost: 1)
+                let client = client(server.baseURL, transport)
+                let held = Task { try await client.send(Request<String>(path: "/held")) }
+                #expect(await server.log.wait(for: 1, on: "/held"))
+                let queued = Task { try await client.send(Request<String>(path: "/queued")) }
+                try await Task.sleep(for: .milliseconds(50))
+                queued.cancel()
+                await #expect {
+                    try await queued.value
+                } throws: { error in
+                    (error as? HTTPError)?.isCancellation == true
+                }
+                release.open()
+                #expect(try await held.value.value == "done")
+                // The connection is free again, and the cancelled request was never sent.
+                #expect(try await client.send(Request<String>(path: "/after")).value == "done")
+                #expect(server.log.count("/queued") == 0)
+                #expect(await transport.openConnections().values.reduce(0, +) == 1)
+            }
+        }
+
+        @Test func idleConnectionsCloseAfterTheIdleTimeout() async throws {
+            try await withSocketREST { baseURL, _ in
+                var configuration = NativeTransport.Configuration()
+                configuration.idleTimeout = .milliseconds(50)
+                let transport = NativeTransport(configuration: configuration)
+                _ = try await client(baseURL, transport).send(Request<Data>(path: "/posts/1"))
+                #expect(await eventually(timeout: .seconds(10)) { await transport.openConnections().isEmpty })
+            }
+        }
+
         @Test func cancelledBeforeStartingSendsNothing() async throws {
             let server = try ScriptedServer { _, _, _ in .ok("x") }
             defer { server.stop() }
@@ -363,6 +402,31 @@
                 if case .invalidRequest = (error as? HTTPError)?.kind { return true }
                 return false
             }
+        }
+    }
+
+    /// A one-shot gate the routes of a test wait at until the test opens it.
+    final class Gate: Sendable {
+        private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let resume = state.withLock { state -> Bool in
+                    if state.open { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if resume { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiters = state.withLock { state in
+                state.open = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
