@@ -5,6 +5,9 @@
 // Modules, bottom up (see ARCHITECTURE.md):
 // - TetherJSON: the JSON value, parser, writer, Codable decoder and encoder, lossy helpers.
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
+// - TetherIO: non-blocking I/O on Linux (an epoll event loop, TCP channels, timers, connecting with DNS and
+//   both address families), shaped like SwiftNIO's seams; what the native client transport runs on. CEpoll: the
+//   Linux headers for epoll and eventfd.
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
 // - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits), persisted to
@@ -25,6 +28,7 @@ let package = Package(
     products: [
         .library(name: "TetherJSON", targets: ["TetherJSON"]),
         .library(name: "TetherHTTP1", targets: ["TetherHTTP1"]),
+        .library(name: "TetherIO", targets: ["TetherIO"]),
         .library(name: "TetherHTTP", targets: ["TetherHTTP"]),
         .library(name: "TetherHTTPTesting", targets: ["TetherHTTPTesting"]),
         .library(name: "TetherStore", targets: ["TetherStore"]),
@@ -38,7 +42,9 @@ let package = Package(
     targets: [
         .target(name: "TetherJSON"),
         .target(name: "TetherHTTP1"),
-        .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1"]),
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        .target(name: "TetherIO", dependencies: ["CEpoll"]),
+        .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib"]),
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON", "CSQLite"]),
@@ -69,9 +75,10 @@ let package = Package(
             ]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
+        .testTarget(name: "TetherIOTests", dependencies: ["TetherIO", "TetherServer", "TetherHTTP1"]),
         .testTarget(
             name: "TetherHTTPTests",
-            dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1"]),
+            dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "CZlib"]),
         .testTarget(
             name: "TetherStoreTests",
             dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite"]),

@@ -24,6 +24,10 @@ public final class HTTPClient: Sendable {
     let transport: any HTTPTransport
     /// The transport when it is a ``URLSessionTransport``, which enforces deadlines itself.
     let urlSessionTransport: URLSessionTransport?
+    /// Whether the transport ends a transfer at the deadline it is given (``URLSessionTransport`` through
+    /// ``followRedirects(_:_:deadline:sharing:)``, ``NativeTransport`` through ``TransportRequest/timeout``), so
+    /// an attempt needs no task of its own (``withDeadline(_:operation:)``).
+    let transportEnforcesDeadlines: Bool
     let rateLimiter: RateLimiter
     let coalescer = RequestCoalescer<CoalescingKey, Exchange>()
     let redaction: Redaction
@@ -34,8 +38,13 @@ public final class HTTPClient: Sendable {
         self.configuration = configuration
         transport =
             configuration.transport
-            ?? URLSessionTransport(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+            ?? Self.defaultTransport(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
         urlSessionTransport = transport as? URLSessionTransport
+        #if os(Linux)
+            transportEnforcesDeadlines = urlSessionTransport != nil || transport is NativeTransport
+        #else
+            transportEnforcesDeadlines = urlSessionTransport != nil
+        #endif
         rateLimiter = RateLimiter(limits: configuration.rateLimits)
         redaction = Redaction(queryItems: configuration.redactedQueryItems)
     }

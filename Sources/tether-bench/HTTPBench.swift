@@ -159,6 +159,12 @@ enum HTTPBench {
         }
         let coalesced = counter.slow - before
         line("coalesced", Double(coalesced), "requests", Double(coalesced) / 100, digits: 0)
+
+        // (d) The transports, through the client: sequential GETs on one keep-alive connection, then batches of
+        // concurrent GETs over the pool.
+        #if os(Linux)
+            try await compareTransports(base: base, request: request, quick: options.quick)
+        #endif
         return Figures(ratio: ratio, memoryHitMedian: memoryMedian, coalesced: coalesced)
     }
 
@@ -287,6 +293,63 @@ enum HTTPBench {
         /// The median of `cpuRounds`.
         var cpu: Double
     }
+
+    #if os(Linux)
+        /// `http <case> <contender> <value> <unit> <ratio>` lines for ``NativeTransport`` against
+        /// ``URLSessionTransport``, both under an ``HTTPClient`` without retries or coalescing: `sequential`
+        /// (2,000 GETs one after another, `--quick` 300; requests per second, ratio = native / URLSession) and its
+        /// CPU time per request (`sequential-cpu`, ratio = native / URLSession, lower is better), and
+        /// `concurrent-64` (batches of 64 concurrent GETs, 20 batches, `--quick` 5; requests per second).
+        static func compareTransports(base: URL, request: Request<Post>, quick: Bool) async throws {
+            func client(_ transport: any HTTPTransport) -> HTTPClient {
+                HTTPClient(baseURL: base) {
+                    $0.transport = transport
+                    $0.retryPolicy = .never
+                    $0.coalescesRequests = false
+                }
+            }
+            let contenders: [(String, HTTPClient)] = [
+                ("urlsession", client(URLSessionTransport())), ("native", client(NativeTransport())),
+            ]
+            let count = quick ? 300 : 2_000
+            var sequential: [(rate: Double, cpu: Double)] = []
+            for (_, client) in contenders {
+                for _ in 0..<50 { blackHole(try await client.send(request).value) }
+                let start = ContinuousClock.now
+                let cpuStart = processCPUTime()
+                for _ in 0..<count { blackHole(try await client.send(request).value) }
+                let wall = microseconds(ContinuousClock.now - start) / 1e6
+                sequential.append((Double(count) / wall, (processCPUTime() - cpuStart) * 1e6 / Double(count)))
+            }
+            let batches = quick ? 5 : 20
+            var concurrent: [Double] = []
+            for (_, client) in contenders {
+                let start = ContinuousClock.now
+                for _ in 0..<batches {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for _ in 0..<64 { group.addTask { blackHole(try await client.send(request).value) } }
+                        try await group.waitForAll()
+                    }
+                }
+                concurrent.append(Double(batches * 64) / (microseconds(ContinuousClock.now - start) / 1e6))
+            }
+            for (index, (name, _)) in contenders.enumerated() {
+                Bench.emit(
+                    "http sequential \(name) \(Bench.format(sequential[index].rate, 0)) req/s"
+                        + " \(Bench.format(sequential[index].rate / sequential[0].rate, 3))")
+            }
+            for (index, (name, _)) in contenders.enumerated() {
+                Bench.emit(
+                    "http sequential-cpu \(name) \(Bench.format(sequential[index].cpu, 1)) us"
+                        + " \(Bench.format(sequential[index].cpu / sequential[0].cpu, 3))")
+            }
+            for (index, (name, _)) in contenders.enumerated() {
+                Bench.emit(
+                    "http concurrent-64 \(name) \(Bench.format(concurrent[index], 0)) req/s"
+                        + " \(Bench.format(concurrent[index] / concurrent[0], 3))")
+            }
+        }
+    #endif
 
     /// Runs each of `bodies` `perRound` times per round for `rounds` rounds, rotating which goes first; each
     /// round's CPU time includes a 10 ms quiet gap after it (its wall time does not).

@@ -51,6 +51,20 @@ import TetherServer
         }
     }
 
+    #if os(Linux)
+        @Test func nativeTransportWithTimings() async throws {
+            try await withServer { base in
+                let result = await tetherOnThread("get", "-v", "--transport", "native", "\(base)/posts/1")
+                #expect(result.status == 0)
+                let lines = result.stderr.split(separator: "\n").map(String.init)
+                let timings = try #require(lines.first { $0.hasPrefix("* time_namelookup=") })
+                #expect(timings.contains(" time_starttransfer=") && timings.contains(" reused=false"))
+                #expect(lines.last == "* from the network (1 attempt)")
+                #expect(result.stdout.hasPrefix("{\n  \"userId\": 1,"))
+            }
+        }
+    #endif
+
     @Test func verboseShowsEachRetry() async throws {
         try await withServer { base in
             // Each 503 carries Retry-After: 1, so this takes about two seconds.
@@ -219,6 +233,8 @@ import TetherServer
         #expect(try GetCommand.parse(["localhost:8080/a"])?.target == .url("http://localhost:8080/a"))
         #expect(try GetCommand.parse(["/posts?_page=2"])?.target == .embedded("/posts?_page=2"))
         #expect(try GetCommand.parse(["--help"]) == nil)
+        #expect(try GetCommand.parse(["--transport", "urlsession", "/a"])?.transport == "urlsession")
+        #expect(throws: CLIError.self) { try GetCommand.parse(["--transport", "carrier-pigeon", "/a"]) }
     }
 
     @Test func helpListsTheOptions() {

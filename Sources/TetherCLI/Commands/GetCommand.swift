@@ -24,6 +24,7 @@ enum GetCommand: Command {
 
     static let help = """
         USAGE: tether get <url|path> [-X METHOD] [-H 'Name: value'] [-d BODY] [-i] [-v] [--cache DIR] [--json]
+                          [--transport native|urlsession]
 
         Sends one request and prints the answer's body: JSON indented by two spaces, anything
         else as it is. A path such as /posts/1 goes to an embedded Tether server (the built-in
@@ -45,9 +46,13 @@ enum GetCommand: Command {
                                    nothing on standard output)
           -v, --verbose            On standard error: the request and its headers, each
                                    attempt, the answer's headers and where it came from
-                                   (network, cache, or revalidated with the server)
+                                   (network, cache, or revalidated with the server), and the
+                                   transfer's timings (look-up, connect, sent, first byte,
+                                   complete, bytes) when the transport measures them
           --cache <dir>            Use an HTTP cache in this folder (its disk tier): a fresh
                                    copy is served without asking, a stale one is revalidated
+          --transport <name>       native (Tether's own HTTP/1.1 transport; Linux, http only)
+                                   or urlsession (the default)
           --json                   Insist on JSON: a -d body must be valid JSON, and an answer
                                    that is not JSON (whatever its Content-Type) is an error
           -h, --help               Show this help
@@ -73,6 +78,8 @@ enum GetCommand: Command {
         var verbose = false
         var json = false
         var cacheDirectory: String?
+        /// `--transport`: `native` or `urlsession`, `nil` for the client's default.
+        var transport: String?
 
         /// The method to send: `-X`, else POST with a body, else GET.
         var effectiveMethod: String { method ?? (data == nil ? "GET" : "POST") }
@@ -155,6 +162,15 @@ enum GetCommand: Command {
             case "-d", "--data":
                 guard options.data == nil else { throw .usage("option '-d' given twice", hint: hint) }
                 options.data = try value()
+            case "--transport":
+                let name = try value()
+                guard ["native", "urlsession"].contains(name) else {
+                    throw .usage("unknown transport '\(name)': expected native or urlsession", hint: hint)
+                }
+                #if !os(Linux)
+                    if name == "native" { throw .usage("the native transport needs Linux", hint: hint) }
+                #endif
+                options.transport = name
             case "--cache":
                 let directory = try value()
                 guard !directory.isEmpty else { throw .usage("option '--cache' needs a folder", hint: hint) }
@@ -268,6 +284,13 @@ enum GetCommand: Command {
                     configuration: .init(memoryCostLimit: 0, directory: URL(fileURLWithPath: directory)))
             }
             configuration.apiErrorDecoder = APIErrorDecoder { _, _, body in ServerMessage(body) }
+            switch options.transport {
+            case "urlsession": configuration.transport = URLSessionTransport()
+            #if os(Linux)
+                case "native": configuration.transport = NativeTransport()
+            #endif
+            default: break
+            }
             if base != nil {
                 configuration.interceptors.append(
                     RequestDecorator { request in
@@ -311,6 +334,7 @@ enum GetCommand: Command {
         case .response(let response):
             if options.verbose {
                 printHead(status: response.status, headers: response.headers, to: console.printError, prefix: "< ")
+                if let timings = timings(response.metrics.transfer) { console.printError("* \(timings)\n") }
                 console.printError("* \(origin(of: response))\n")
             }
             if options.include { printHead(status: response.status, headers: response.headers, to: console.print) }
@@ -328,6 +352,24 @@ enum GetCommand: Command {
             }
             throw .failure("\(what): \(describe(error))")
         }
+    }
+
+    /// The transfer's timings for `-v`, as `curl -w` would print them (seconds from the transport's start), or
+    /// `nil` when the transport does not measure them.
+    static func timings(_ metrics: TransferMetrics?) -> String? {
+        guard let metrics else { return nil }
+        func seconds(_ duration: Duration?) -> String {
+            guard let duration else { return "-" }
+            let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            return String(format: "%.6f", value)
+        }
+        let lookup = metrics.lookup ?? .zero
+        let connect = lookup + (metrics.connect ?? .zero)
+        return "time_namelookup=\(seconds(lookup)) time_connect=\(seconds(connect))"
+            + " time_pretransfer=\(seconds(metrics.requestSent)) time_starttransfer=\(seconds(metrics.firstByte))"
+            + " time_total=\(seconds(metrics.complete)) size_upload=\(metrics.bytesSent)"
+            + " size_download=\(metrics.bytesReceived) reused=\(metrics.reusedConnection)"
+            + (metrics.remoteAddress.map { " remote=\($0)" } ?? "")
     }
 
     /// Where the answer came from, for `-v`.

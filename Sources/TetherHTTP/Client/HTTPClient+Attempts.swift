@@ -64,8 +64,8 @@ extension HTTPClient {
             do {
                 let response: TransportResponse
                 let request = wire
-                if urlSessionTransport != nil {
-                    // The transport cancels its own data task at the deadline: no task needed.
+                if transportEnforcesDeadlines {
+                    // The transport ends its own transfer at the deadline: no task needed.
                     response = try await followRedirects(
                         request, progress, deadline: attemptStart + limit, sharing: shared)
                 } else {
@@ -156,8 +156,9 @@ extension HTTPClient {
 
     /// One attempt's transfers: the request and the redirects it leads to.
     ///
-    /// With a `deadline`, the transport (a ``URLSessionTransport``) enforces it on each transfer and throws
-    /// ``DeadlineExceeded``; otherwise the caller enforces it (``withDeadline(_:operation:)``). `sharing`, for a
+    /// With a `deadline`, the transport enforces it on each transfer and throws ``DeadlineExceeded``: a
+    /// ``URLSessionTransport`` through its own methods, ``NativeTransport`` through each request's `timeout` (what
+    /// is left of the attempt's); otherwise the caller enforces it (``withDeadline(_:operation:)``). `sharing`, for a
     /// coalesced request, lets a buffered transfer outlive a cancelled caller (``TransferSharing``).
     func followRedirects(
         _ request: TransportRequest, _ progress: (@Sendable (TransferProgress) -> Void)?,
@@ -176,6 +177,8 @@ extension HTTPClient {
                         current, deadline: deadline, sharing: sharing)
                 }
             } else {
+                // A transport that enforces deadlines itself (the native one) gets what is left of the attempt's.
+                if let deadline { current.timeout = max(.zero, deadline - .now) }
                 response = try await transport.send(current, progress: progress)
             }
             let code = response.status.code

@@ -47,9 +47,10 @@ extension HTTPClient {
             throw report(HTTPError(.decoding(failure.failure), request: summary, attempts: exchange.attempts))
         }
         let end = ContinuousClock.now
-        let metrics = Metrics(
+        var metrics = Metrics(
             startDate: startDate, total: end - start, attempts: exchange.attemptDurations,
             rateLimitWait: exchange.rateLimitWait, decoding: end - decodingStart, bytesReceived: response.body.count)
+        metrics.transfer = response.metrics
         notify(
             .finished(
                 summary, status: response.status, source: exchange.source, duration: end - start,

@@ -66,4 +66,8 @@ public struct Metrics: Sendable, Hashable {
     public var decoding: Duration
     /// Bytes of the response body.
     public var bytesReceived: Int
+    /// The last network transfer's timings and sizes as the transport measured them (DNS, connect, TLS, sent,
+    /// first byte, complete, bytes in and out, reuse); `nil` when the transport does not measure them
+    /// (``URLSessionTransport``) or the response came from the cache alone.
+    public var transfer: TransferMetrics?
 }

@@ -88,6 +88,8 @@ public struct TransportResponse: Sendable {
     public var body: Data
     /// The URL this response answers.
     public var url: URL
+    /// The transfer's timings and sizes, when the transport measures them (``NativeTransport`` does).
+    public var metrics: TransferMetrics?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: Data = Data(), url: URL) {
         self.status = status

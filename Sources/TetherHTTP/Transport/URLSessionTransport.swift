@@ -85,9 +85,16 @@ public final class URLSessionTransport: HTTPTransport {
                 (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
                 transfer.wait(continuation)
                 guard parked == nil else { return }
-                let task = session.dataTask(with: Self.urlRequest(for: request)) { data, response, error in
-                    transfer.complete(data: data, response: response, error: error)
+                let taskID = TaskIdentifier()
+                let task = session.dataTask(with: Self.urlRequest(for: request)) { [delegate] data, response, error in
+                    // A challenge the delegate answered ends as a cancellation: it is the challenge's response.
+                    if error != nil, let challenged = delegate.takeChallenge(taskID.value) {
+                        transfer.complete(data: data ?? Data(), response: challenged, error: nil)
+                    } else {
+                        transfer.complete(data: data, response: response, error: error)
+                    }
                 }
+                taskID.value = task.taskIdentifier
                 transfer.start(task, deadline: deadline)
             }
         } onCancel: {
@@ -163,6 +170,12 @@ extension HTTPHeaders {
             add(name, value)
         }
     }
+}
+
+/// A data task's identifier, known only after the task is made, for its completion handler.
+private final class TaskIdentifier: @unchecked Sendable {
+    /// Set once, before the task is resumed (so before its completion handler runs).
+    var value = -1
 }
 
 /// The state of one data task, filled in by delegate callbacks.
@@ -336,8 +349,38 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         completionHandler(nil)
     }
 
+    /// Challenges answered with the 401 or 407 response that carried them, by task, until the task completes.
+    private let challenges = Mutex<[Int: HTTPURLResponse]>([:])
+
+    /// Turns every authentication challenge into its response: left to itself, FoundationNetworking on Linux waits
+    /// until the deadline on a `Basic` challenge without a stored credential (it neither retries nor completes).
+    /// The task is cancelled (from a Dispatch thread: cancelling waits for the session's work queue, where this
+    /// runs) and its completion delivers the challenge's response instead of the cancellation. Credentials are
+    /// the client's business (interceptors such as ``BearerAuthenticator``), not the session's. FoundationNetworking
+    /// does not hand over the body of such a response: it arrives empty.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard let response = challenge.failureResponse as? HTTPURLResponse else {
+            DispatchQueue.global().async { completionHandler(.performDefaultHandling, nil) }
+            return
+        }
+        challenges.withLock { $0[task.taskIdentifier] = response }
+        DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
+    }
+
+    /// The challenge response recorded for task `identifier`, removed.
+    func takeChallenge(_ identifier: Int) -> HTTPURLResponse? {
+        challenges.withLock { $0.removeValue(forKey: identifier) }
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        if error != nil, let challenged = takeChallenge(task.taskIdentifier) {
+            transfer?.complete(error: nil, taskResponse: challenged)
+            return
+        }
         transfer?.complete(error: error, taskResponse: task.response as? HTTPURLResponse)
     }
 }

@@ -1,0 +1,192 @@
+#if os(Linux)
+    import CEpoll
+    import Glibc
+
+    /// A non-blocking TCP connection registered with an ``EventLoop``: bytes written go out as the socket takes
+    /// them, bytes read go to the ``handler``.
+    ///
+    /// Made by ``ClientBootstrap``. Confined to its loop: every member is used on ``eventLoop``'s thread only.
+    /// Writes never raise `SIGPIPE` (`MSG_NOSIGNAL`).
+    public final class Channel: @unchecked Sendable, EventSource {
+        public let eventLoop: EventLoop
+        /// The address connected to.
+        public let remoteAddress: SocketAddress
+        /// Receives reads and the close; released once the channel is inactive.
+        public var handler: (any ChannelHandler)?
+        /// Whether the socket is connected and not closed.
+        public private(set) var isActive = false
+        /// Bytes read and written so far.
+        public private(set) var bytesRead = 0
+        public private(set) var bytesWritten = 0
+
+        let fd: Int32
+        private var registration: UInt64?
+        private var pending: [UInt8] = []
+        private var pendingOffset = 0
+        private var watchingWrites = false
+        private var closed = false
+        /// While connecting: called once with the outcome.
+        private var onConnect: ((IOError?) -> Void)?
+
+        private init(eventLoop: EventLoop, fd: Int32, address: SocketAddress) {
+            self.eventLoop = eventLoop
+            self.fd = fd
+            self.remoteAddress = address
+        }
+
+        /// Starts a non-blocking connection to `address`; `completion` gets `nil` once it is made, or the error.
+        static func connect(
+            to address: SocketAddress, on loop: EventLoop, _ completion: @escaping (IOError?) -> Void
+        ) -> Channel? {
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            let fd = socket(address.family, type, 0)
+            if fd < 0 {
+                completion(IOError(.systemCall, errno: errno, "socket() failed: \(Channel.describe(errno))"))
+                return nil
+            }
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let channel = Channel(eventLoop: loop, fd: fd, address: address)
+            let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+            if result != 0 && errno != EINPROGRESS {
+                let code = errno
+                Glibc.close(fd)
+                completion(Channel.connectError(code, address))
+                return nil
+            }
+            guard let id = loop.register(channel, fd: fd, events: EPOLLOUT.rawValue) else {
+                let code = errno
+                Glibc.close(fd)
+                completion(IOError(.systemCall, errno: code, "epoll_ctl failed: \(Channel.describe(code))"))
+                return nil
+            }
+            channel.registration = id
+            channel.onConnect = completion
+            return channel
+        }
+
+        /// Queues `bytes` and writes as much as the socket takes now; the rest goes when it is writable again.
+        /// Ignored once the channel is closed.
+        public func write(_ bytes: [UInt8]) {
+            assert(eventLoop.inEventLoop)
+            guard isActive, !bytes.isEmpty else { return }
+            if pendingOffset == pending.count {
+                pending = bytes
+                pendingOffset = 0
+            } else {
+                pending.append(contentsOf: bytes)
+            }
+            flush()
+        }
+
+        /// Whether every byte written has gone to the socket.
+        public var isFlushed: Bool { pendingOffset == pending.count }
+
+        /// Closes the socket now and tells the handler (once) with `error`. A channel still connecting reports
+        /// `error` (or ``IOError/Code/closedLocally``) to its connect completion instead.
+        public func close(_ error: IOError? = nil) {
+            assert(eventLoop.inEventLoop)
+            guard !closed else { return }
+            closed = true
+            isActive = false
+            if let registration { eventLoop.deregister(registration, fd: fd) }
+            registration = nil
+            Glibc.close(fd)
+            pending = []
+            pendingOffset = 0
+            if let onConnect {
+                self.onConnect = nil
+                onConnect(error ?? IOError(.closedLocally, "The connection attempt was abandoned."))
+            }
+            let handler = self.handler
+            self.handler = nil
+            handler?.channelInactive(self, error: error)
+        }
+
+        // MARK: - Events
+
+        func handle(events: UInt32) {
+            if onConnect != nil {
+                finishConnect()
+                return
+            }
+            if events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { readOnce() }
+            if !closed && events & EPOLLOUT.rawValue != 0 { flush() }
+        }
+
+        private func finishConnect() {
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+            guard let onConnect else { return }
+            if error != 0 {
+                self.onConnect = nil
+                close()
+                onConnect(Channel.connectError(error, remoteAddress))
+                return
+            }
+            self.onConnect = nil
+            isActive = true
+            if let registration { eventLoop.modify(registration, fd: fd, events: EPOLLIN.rawValue) }
+            onConnect(nil)
+        }
+
+        private func readOnce() {
+            let buffer = eventLoop.readBuffer
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                bytesRead += count
+                handler?.channelRead(self, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            } else if count == 0 {
+                close(nil)
+            } else if errno != EAGAIN && errno != EINTR {
+                let code = errno
+                close(
+                    code == ECONNRESET
+                        ? IOError(.connectionReset, errno: code, "The server reset the connection.")
+                        : IOError(.systemCall, errno: code, "read() failed: \(Channel.describe(code))"))
+            }
+        }
+
+        private func flush() {
+            while pendingOffset < pending.count {
+                let count = pending.withUnsafeBytes { bytes in
+                    send(fd, bytes.baseAddress! + pendingOffset, bytes.count - pendingOffset, Int32(MSG_NOSIGNAL))
+                }
+                if count > 0 {
+                    pendingOffset += count
+                    bytesWritten += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else if count < 0 && errno == EAGAIN {
+                    break
+                } else {
+                    let code = errno
+                    close(
+                        code == ECONNRESET || code == EPIPE
+                            ? IOError(.connectionReset, errno: code, "The server closed the connection.")
+                            : IOError(.systemCall, errno: code, "send() failed: \(Channel.describe(code))"))
+                    return
+                }
+            }
+            let wantsWrites = pendingOffset < pending.count
+            if wantsWrites != watchingWrites, let registration {
+                watchingWrites = wantsWrites
+                let events = EPOLLIN.rawValue | (wantsWrites ? EPOLLOUT.rawValue : 0)
+                eventLoop.modify(registration, fd: fd, events: events)
+            }
+            if !wantsWrites {
+                pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
+                pendingOffset = 0
+            }
+        }
+
+        static func connectError(_ code: Int32, _ address: SocketAddress) -> IOError {
+            IOError(.connectionFailed, errno: code, "Cannot connect to \(address): \(describe(code)).")
+        }
+
+        static func describe(_ code: Int32) -> String {
+            String(cString: strerror(code))
+        }
+    }
+#endif

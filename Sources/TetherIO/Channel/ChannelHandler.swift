@@ -1,0 +1,14 @@
+#if os(Linux)
+    /// Receives what happens on a ``Channel``; called on the channel's event loop only.
+    ///
+    /// Shaped like SwiftNIO's inbound handler, reduced to what a client connection needs: bytes in, and the end.
+    public protocol ChannelHandler: AnyObject {
+        /// Bytes arrived. `bytes` is valid only during the call (it is the loop's shared read buffer).
+        func channelRead(_ channel: Channel, _ bytes: UnsafeRawBufferPointer)
+
+        /// The channel closed: by the peer (`error` is `nil` for an orderly close, ``IOError/Code/connectionReset``
+        /// for a reset) or by ``Channel/close(_:)`` (the error given there). Called once; the handler is released
+        /// afterwards.
+        func channelInactive(_ channel: Channel, error: IOError?)
+    }
+#endif
