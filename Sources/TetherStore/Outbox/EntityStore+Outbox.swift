@@ -29,7 +29,9 @@ extension EntityStore {
                 let report = await outbox.sendAll(retries: .once)
                 guard let store = self else { return }
                 await store.refreshOutboxStatus()
-                let waiting = report.pending.contains { $0.error != nil }
+                // Writes still waiting, whether they failed for now or another process (or database connection)
+                // held them: look again after a pause, never only on the next signal.
+                let waiting = !report.pending.isEmpty
                 if waiting {
                     await wake.wait(timeout: pause)
                     pause = min(pause * 2, .seconds(60))
