@@ -168,8 +168,8 @@ enum StorePersistenceBench {
         var statement: OpaquePointer?
         sqlite3_prepare_v2(handle, "SELECT ids FROM query WHERE type = ?1 AND key = ?2", -1, &statement, nil)
         let type = String(reflecting: RakutenItem.self)
-        sqlite3_bind_text(statement, 1, type, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-        sqlite3_bind_text(statement, 2, key, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        sqlite3_bind_text(statement, 1, type, -1, csqlite_transient())
+        sqlite3_bind_text(statement, 2, key, -1, csqlite_transient())
         guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return 0 }
         let ids = (try? JSON(parsing: String(cString: text)))?.array?.compactMap(\.string) ?? []
         sqlite3_finalize(statement)
@@ -179,8 +179,8 @@ enum StorePersistenceBench {
         var decoded = 0
         for id in ids.prefix(30) {
             sqlite3_reset(statement)
-            sqlite3_bind_text(statement, 1, type, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-            sqlite3_bind_text(statement, 2, id, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            sqlite3_bind_text(statement, 1, type, -1, csqlite_transient())
+            sqlite3_bind_text(statement, 2, id, -1, csqlite_transient())
             guard sqlite3_step(statement) == SQLITE_ROW, let blob = sqlite3_column_blob(statement, 0) else { continue }
             let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, 0)))
             if (try? decoder.decode(RakutenItem.self, from: bytes)) != nil { decoded += 1 }
@@ -233,11 +233,11 @@ enum StorePersistenceBench {
             let start = Bench.now()
             sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
             sqlite3_reset(statement)
-            sqlite3_bind_text(statement, 1, "key-\(index)", -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            sqlite3_bind_text(statement, 1, "key-\(index)", -1, csqlite_transient())
             values[index % values.count].withUnsafeBytes { buffer in
                 _ = sqlite3_bind_blob(
                     statement, 2, buffer.baseAddress, Int32(buffer.count),
-                    unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    csqlite_transient())
             }
             sqlite3_bind_double(statement, 3, Date().timeIntervalSince1970)
             sqlite3_step(statement)

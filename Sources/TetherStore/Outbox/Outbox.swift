@@ -110,9 +110,8 @@ public actor Outbox {
     ///
     /// - Returns: the outcome; ``OutboxOutcome/pending(_:)`` when it is still queued.
     public func send(_ id: Int64, retries: Retries = Retries()) async -> OutboxOutcome {
-        if let all = try? await database.outboxEntries(), let entry = all.first(where: { $0.id == id }) {
-            for earlier in all
-            where earlier.id < id && earlier.entityType == entry.entityType && earlier.entityID == entry.entityID {
+        if let entries = try? await database.outboxEntries(sameEntityAs: id) {
+            for earlier in entries where earlier.id < id {
                 guard earlier.state == .queued else {
                     return .pending(StoreError(pending: .database("an earlier change of this entity was refused")))
                 }

@@ -213,14 +213,6 @@ final class Statement {
         if status != SQLITE_OK { throw database.error(status, sql: sql) }
     }
 
-    /// Binds bytes without copying them into an array first.
-    func bind(bytes: UnsafeRawBufferPointer, at index: Int32) throws(DatabaseError) {
-        let status = sqlite3_bind_blob64(
-            handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
-            csqlite_transient())
-        if status != SQLITE_OK { throw database.error(status, sql: sql) }
-    }
-
     /// Moves to the next row: `true` when there is one, `false` when the statement is done.
     func step() throws(DatabaseError) -> Bool {
         switch sqlite3_step(handle) {

@@ -157,6 +157,21 @@ extension StoreDatabase {
         return entries
     }
 
+    /// The entries of the entity that entry `id` writes, oldest first (empty when the entry is gone).
+    func outboxEntries(sameEntityAs id: Int64) async throws(StoreError) -> [OutboxEntry] {
+        try await read { database in
+            let statement = try database.statement(
+                """
+                SELECT \(Self.outboxColumns) FROM outbox
+                WHERE (type, entity_id) = (SELECT type, entity_id FROM outbox WHERE seq = ?) ORDER BY seq
+                """)
+            try statement.bind([.integer(id)])
+            var entries: [OutboxEntry] = []
+            while try statement.step() { entries.append(Self.entry(from: statement)) }
+            return entries
+        }
+    }
+
     /// The entries that can be sent now: each entity's oldest, when it is queued and no other process holds it.
     func sendableEntries(now: Date = Date()) async throws(StoreError) -> [OutboxEntry] {
         let owner = owner
