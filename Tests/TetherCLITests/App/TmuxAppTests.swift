@@ -105,7 +105,10 @@ struct TmuxAppTests {
         // 1. Online: the list loads (and is saved on disk). Then the server goes away and note 3 is edited.
         do {
             let tmux = try TmuxSession(Self.command(api, folder: folder), width: 100, height: 26)
-            try await tmux.waitFor("the notes") { $0.range(of: #"[0-9]+ notes"#, options: .regularExpression) != nil }
+            // "0 notes" is the header before the first load: wait for the loaded list.
+            try await tmux.waitFor("the notes") {
+                $0.range(of: #"[1-9][0-9]* notes"#, options: .regularExpression) != nil
+            }
             await server.stop()
             try tmux.send("Down", "Down", "Enter")
             try await tmux.waitFor("e edit")
