@@ -32,11 +32,14 @@ enum StorePersistenceBench {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let rounds = options.quick ? 3 : 9
+        // For profiling one case: TETHER_BENCH_STORE_CASE=ingest|cold-start|enqueue|outbox runs only that one.
+        let only = ProcessInfo.processInfo.environment["TETHER_BENCH_STORE_CASE"]
+        func runs(_ name: String) -> Bool { only == nil || only == name }
 
         // 1. Persisted ingest.
         var memory: [Double] = []
         var persisted: [Double] = []
-        for round in 0..<(rounds + 1) {
+        for round in 0..<(runs("ingest") ? rounds + 1 : 0) {
             let start = Bench.now()
             do {
                 let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
@@ -68,43 +71,51 @@ enum StorePersistenceBench {
             }
         }
         results.ingest = median(persisted) / median(memory)
-        Bench.emit(
-            "store persisted-ingest-\(count / 1000)k \(Bench.format(median(persisted) * 1000, 2)) ms "
-                + Bench.format(results.ingest, 3))
-        Bench.note("#   in memory \(Bench.format(median(memory) * 1000, 2)) ms")
+        if runs("ingest") {
+            Bench.emit(
+                "store persisted-ingest-\(count / 1000)k \(Bench.format(median(persisted) * 1000, 2)) ms "
+                    + Bench.format(results.ingest, 3))
+            Bench.note("#   in memory \(Bench.format(median(memory) * 1000, 2)) ms")
+        }
 
         // 2. Cold start.
-        let coldURL = folder.appendingPathComponent("cold.sqlite")
-        guard let firstKey = await makeColdDatabase(at: coldURL, page: bytes) else { return results }
-        var ours: [Double] = []
-        var raw: [Double] = []
-        for round in 0..<(rounds * 3 + 1) {
-            let start = Bench.now()
-            let shown = await coldStart(coldURL, key: firstKey)
-            let middle = Bench.now()
-            let read = rawRead(coldURL, key: firstKey)
-            let end = Bench.now()
-            if shown != 30 || read != 30 { Bench.note("# cold-start: \(shown) and \(read) items, expected 30") }
-            if round > 0 {
-                ours.append(middle - start)
-                raw.append(end - middle)
+        if runs("cold-start") {
+            let coldURL = folder.appendingPathComponent("cold.sqlite")
+            guard let firstKey = await makeColdDatabase(at: coldURL, page: bytes) else { return results }
+            var ours: [Double] = []
+            var raw: [Double] = []
+            for round in 0..<(rounds * 3 + 1) {
+                let start = Bench.now()
+                let shown = await coldStart(coldURL, key: firstKey)
+                let middle = Bench.now()
+                let read = rawRead(coldURL, key: firstKey)
+                let end = Bench.now()
+                if shown != 30 || read != 30 { Bench.note("# cold-start: \(shown) and \(read) items, expected 30") }
+                if round > 0 {
+                    ours.append(middle - start)
+                    raw.append(end - middle)
+                }
             }
+            results.coldStart = median(ours) / median(raw)
+            Bench.emit(
+                "store cold-start \(Bench.format(median(ours) * 1e6, 0)) us \(Bench.format(results.coldStart, 3))")
+            Bench.note("#   raw C API open, read and decode \(Bench.format(median(raw) * 1e6, 0)) us")
         }
-        results.coldStart = median(ours) / median(raw)
-        Bench.emit(
-            "store cold-start \(Bench.format(median(ours) * 1e6, 0)) us \(Bench.format(results.coldStart, 3))")
-        Bench.note("#   raw C API open, read and decode \(Bench.format(median(raw) * 1e6, 0)) us")
 
         // 3. Enqueue.
-        let edits = options.quick ? 300 : 2_000
-        let enqueueTimes = await enqueueTimes(folder: folder, edits: edits, page: bytes)
-        results.enqueue = enqueueTimes.ours / enqueueTimes.raw
-        Bench.emit(
-            "store enqueue \(Bench.format(enqueueTimes.ours * 1e6, 1)) us \(Bench.format(results.enqueue, 3))")
-        Bench.note("#   raw INSERT + COMMIT \(Bench.format(enqueueTimes.raw * 1e6, 1)) us")
+        if runs("enqueue") {
+            let edits = options.quick ? 300 : 2_000
+            let enqueueTimes = await enqueueTimes(folder: folder, edits: edits, page: bytes)
+            results.enqueue = enqueueTimes.ours / enqueueTimes.raw
+            Bench.emit(
+                "store enqueue \(Bench.format(enqueueTimes.ours * 1e6, 1)) us \(Bench.format(results.enqueue, 3))")
+            Bench.note("#   raw INSERT + COMMIT \(Bench.format(enqueueTimes.raw * 1e6, 1)) us")
+        }
 
         // 4. Throughput through the outbox.
-        if let (direct, outbox) = await outboxThroughput(folder: folder, edits: options.quick ? 200 : 1_000) {
+        if runs("outbox"),
+            let (direct, outbox) = await outboxThroughput(folder: folder, edits: options.quick ? 200 : 1_000)
+        {
             results.outbox = outbox / direct
             Bench.emit(
                 "store outbox-\(options.quick ? 200 : 1_000) \(Bench.format(outbox, 0)) edits/s "

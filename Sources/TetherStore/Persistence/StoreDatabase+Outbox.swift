@@ -109,7 +109,7 @@ extension StoreDatabase {
                 "INSERT OR IGNORE INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
                 [type, id, .data(server), .optionalText(draft.etag)])
         }
-        let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
+        let key = draft.idempotencyKey ?? RandomKey.uuid()
         let insert = try database.statement(
             """
             INSERT INTO outbox (type, entity_id, collection_path, kind, method, idempotency_key, created_at, headers,
