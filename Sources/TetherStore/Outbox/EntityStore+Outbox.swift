@@ -122,16 +122,28 @@ extension EntityStore {
 
     // MARK: - Mutations through the outbox
 
-    /// Sends entry `id` after the entity's earlier writes, with the store's retries.
-    func sendInOrder<Entity>(_ id: Int64, of record: EntityState<Entity>, outbox: Outbox) async -> OutboxOutcome {
+    /// Sends entry `id` after the entity's earlier writes, with the store's retries. An entry `claimed` when it was
+    /// saved (no earlier write of the entity waited) goes out at once, and its outcome is applied here.
+    func sendInOrder<Entity>(
+        _ id: Int64, of record: EntityState<Entity>, outbox: Outbox, claimed: ClaimedEntry? = nil
+    ) async -> OutboxOutcome {
         let previous = record.saveChain
         let box = OutcomeBox()
         let retries = configuration.outboxRetries
         let task = Task { @MainActor in
-            await previous?.value
-            // Marked here rather than by an event from the outbox: one hop to the main actor less per write.
+            guard let claimed else {
+                await previous?.value
+                // Marked here rather than by an event from the outbox: one hop to the main actor less per write.
+                if record.writeStatus == .queued { record.writeStatus = .sending }
+                box.value = await outbox.sendOne(id, retries: retries, announces: false)
+                return
+            }
             if record.writeStatus == .queued { record.writeStatus = .sending }
-            box.value = await outbox.sendOne(id, retries: retries, announces: false)
+            let (outcome, event) = await outbox.sendClaimed(claimed, retries: retries)
+            // An earlier write's outcome (already recorded: this one was first in the outbox) is applied first.
+            await previous?.value
+            if let event { await self.handle(event) }
+            box.value = outcome
         }
         record.saveChain = task
         await task.value
@@ -168,8 +180,9 @@ extension EntityStore {
             value: bytes, idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
             headers: options.headers, timeout: options.timeout)
         let entry: OutboxEntry
+        let claimed: ClaimedEntry?
         do {
-            entry = try await outbox.database.enqueue(draft)
+            (entry, claimed) = try await outbox.enqueueForSending(draft)
         } catch {
             // Not saved anywhere: show what is left, and say so.
             record.pendingEdits.removeAll { $0.number == number }
@@ -184,7 +197,7 @@ extension EntityStore {
             record.pendingEdits[index].outboxID = entry.id
         }
         noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        switch await sendInOrder(entry.id, of: record, outbox: outbox, claimed: claimed) {
         case .confirmed(let body, _):
             noteWriteEnded(record)
             return (try? TetherJSONDecoder().decode(Entity.self, from: body)) ?? record.serverValue ?? entity
@@ -221,8 +234,9 @@ extension EntityStore {
         }
         table.entityChanged(record)
         let entry: OutboxEntry
+        let claimed: ClaimedEntry?
         do {
-            entry = try await outbox.database.enqueue(
+            (entry, claimed) = try await outbox.enqueueForSending(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: draft.id),
                     collectionPath: Entity.collectionPath, kind: .create, method: "POST", value: bytes,
@@ -239,7 +253,7 @@ extension EntityStore {
             record.pendingEdits[index].outboxID = entry.id
         }
         noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        switch await sendInOrder(entry.id, of: record, outbox: outbox, claimed: claimed) {
         case .confirmed(let body, _):
             guard let created = try? TetherJSONDecoder().decode(Entity.self, from: body) else {
                 throw StoreError(.encoding("the server's answer to the create could not be read"))
@@ -272,9 +286,10 @@ extension EntityStore {
         record.writeStatus = .queued
         record.changed()
         let entry: OutboxEntry
+        let claimed: ClaimedEntry?
         let serverBytes = record.serverValue.flatMap { try? TetherJSONEncoder().encode($0) }
         do {
-            entry = try await outbox.database.enqueue(
+            (entry, claimed) = try await outbox.enqueueForSending(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: id),
                     collectionPath: Entity.collectionPath, kind: .delete, method: "DELETE", value: nil,
@@ -289,7 +304,7 @@ extension EntityStore {
             throw error
         }
         noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        switch await sendInOrder(entry.id, of: record, outbox: outbox, claimed: claimed) {
         case .confirmed:
             noteWriteEnded(record)
         case .failed(let error):
