@@ -63,8 +63,8 @@ public actor Outbox {
     /// Attempts running now, so that two senders in this process (a mutation and the background loop) share one
     /// attempt instead of sending the same entry twice at once.
     private var inFlight: [Int64: Task<Attempt, Never>] = [:]
-    /// Entries taken when they were saved (``enqueueForSending(_:)``) whose sender has not started yet: the other
-    /// senders of this process leave them alone.
+    /// Entries taken when they were saved (``enqueueAndSend(_:retries:)``) and not yet sent once: the other senders
+    /// of this process leave them alone.
     private nonisolated let reserved = ReservedEntries()
 
     public init(database: StoreDatabase, client: HTTPClient) {
@@ -104,26 +104,30 @@ public actor Outbox {
     }
 
     /// Saves a write and, when no earlier write of its entity waits, takes it for its first attempt in the same
-    /// transaction; send it with ``sendClaimed(_:retries:)``.
-    nonisolated func enqueueForSending(_ draft: OutboxDraft) async throws(StoreError) -> (
-        entry: OutboxEntry, claimed: ClaimedEntry?
+    /// transaction and starts sending it as soon as that commits (from the thread that committed it, without a hop
+    /// back to the caller first).
+    ///
+    /// - Returns: the entry, and the send when it started: its outcome, and the event that outcome makes, which the
+    ///   caller applies (``EntityStore`` does, on the main actor; transient failures are told as they happen).
+    nonisolated func enqueueAndSend(_ draft: OutboxDraft, retries: Retries) async throws(StoreError) -> (
+        entry: OutboxEntry, sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
     ) {
         let reserved = reserved
-        return try await database.enqueueClaiming(draft) { id in reserved.ids.withLock { _ = $0.insert(id) } }
+        return try await database.enqueueClaiming(
+            draft, reserve: { id in reserved.ids.withLock { _ = $0.insert(id) } },
+            then: { entry, claimed in
+                guard let claimed else { return (entry, nil) }
+                return (entry, Task.detached { await self.sendClaimed(claimed, retries: retries) })
+            })
     }
 
-    /// Sends an entry taken by ``enqueueForSending(_:)``, retrying transient failures within `retries`.
-    ///
-    /// The final confirmation or refusal is returned rather than told through the event handler: the caller (the
-    /// store, on the main actor) applies it itself, one hop less per write. Transient failures are told as they
-    /// happen.
-    func sendClaimed(_ claimed: ClaimedEntry, retries: Retries) async -> (outcome: OutboxOutcome, event: OutboxEvent?) {
+    /// Sends an entry taken by ``enqueueAndSend(_:retries:)``, retrying transient failures within `retries`.
+    private nonisolated func sendClaimed(_ claimed: ClaimedEntry, retries: Retries) async -> (
+        outcome: OutboxOutcome, event: OutboxEvent?
+    ) {
         let id = claimed.entry.id
-        let task = Task { await self.attempt(claimed, emits: false) }
-        inFlight[id] = task
+        let first = await attempt(claimed, emits: false)
         _ = reserved.ids.withLock { $0.remove(id) }
-        let first = await task.value
-        inFlight[id] = nil
         switch first {
         case .confirmed(let confirmation, let body):
             return (.confirmed(body: body, etag: confirmation.etag), .confirmed(confirmation))
@@ -169,8 +173,7 @@ public actor Outbox {
 
     /// Sends entry `id` alone (it must be its entity's first, else it stays queued), retrying transient failures
     /// within `retries`. For callers that send an entity's writes in order themselves (``EntityStore``).
-    func sendOne(_ id: Int64, retries: Retries, announces: Bool = true, firstAttempt: Int = 1) async -> OutboxOutcome
-    {
+    func sendOne(_ id: Int64, retries: Retries, announces: Bool = true, firstAttempt: Int = 1) async -> OutboxOutcome {
         var attempt = firstAttempt - 1
         while true {
             attempt += 1
@@ -297,7 +300,7 @@ public actor Outbox {
     }
 
     /// Sends a claimed entry once with its key and records the outcome; `emits`: tells the event handler.
-    private func attempt(_ claimed: ClaimedEntry, emits: Bool) async -> Attempt {
+    private nonisolated func attempt(_ claimed: ClaimedEntry, emits: Bool) async -> Attempt {
         let entry = claimed.entry
         var request = Request<Data>(path: entry.path, method: HTTPMethod(rawValue: entry.method))
         request.headers.set("Idempotency-Key", entry.idempotencyKey)
@@ -334,7 +337,7 @@ public actor Outbox {
         }
     }
 
-    private func confirm(_ entry: OutboxEntry, body: Data, etag: String?, emits: Bool) async -> Attempt {
+    private nonisolated func confirm(_ entry: OutboxEntry, body: Data, etag: String?, emits: Bool) async -> Attempt {
         do {
             let confirmation = try await database.confirm(entry, body: body, etag: etag)
             if emits { await onEvent?(.confirmed(confirmation)) }

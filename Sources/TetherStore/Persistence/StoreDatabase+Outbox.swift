@@ -80,19 +80,21 @@ extension StoreDatabase {
     /// Saves a write as ``enqueue(_:at:)`` does and, when no other write of its entity waits, takes it for its first
     /// attempt in the same transaction (as ``claim(_:lease:now:)`` would): one commit instead of two before the
     /// request goes out. `reserve` is called with the entry's number before the commit, so the caller can keep
-    /// other senders of this process off it until it sends.
-    ///
-    /// - Returns: the entry, and what to send when it was taken (`nil`: it waits behind the entity's earlier writes).
-    func enqueueClaiming(
+    /// other senders of this process off it until it sends; `after` runs once committed, on the same thread, with
+    /// the entry and what to send when it was taken (`nil`: it waits behind the entity's earlier writes).
+    func enqueueClaiming<U: Sendable>(
         _ draft: OutboxDraft, lease: Duration = .seconds(60), at date: Date = Date(),
-        reserve: @escaping @Sendable (Int64) -> Void
-    ) async throws(StoreError) -> (entry: OutboxEntry, claimed: ClaimedEntry?) {
+        reserve: @escaping @Sendable (Int64) -> Void,
+        then after: @escaping @Sendable (OutboxEntry, ClaimedEntry?) -> U
+    ) async throws(StoreError) -> U {
         let owner = owner
-        return try await write { database in
-            let result = try Self.enqueue(draft, at: date, lease: (owner, lease), in: database)
-            if result.claimed != nil { reserve(result.entry.id) }
-            return result
-        }
+        return try await write(
+            { database in
+                let result = try Self.enqueue(draft, at: date, lease: (owner, lease), in: database)
+                if result.claimed != nil { reserve(result.entry.id) }
+                return result
+            },
+            then: { after($0.entry, $0.claimed) })
     }
 
     /// Inserts the entry; with a `lease`, an entry first of its entity is inserted already taken by its owner,
