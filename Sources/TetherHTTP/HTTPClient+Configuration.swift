@@ -5,6 +5,10 @@ extension HTTPClient {
     /// Everything about a client that is not per request. A value: build it, then give it to the client.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherHTTP
+    ///
+    /// let cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("http-cache")
     /// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!) {
     ///     $0.timeout = .seconds(5)
     ///     $0.cache = HTTPCache(configuration: .init(directory: cacheFolder))

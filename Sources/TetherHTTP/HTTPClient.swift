@@ -10,6 +10,11 @@ import TetherJSON
 /// run on the caller's actor.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherHTTP
+///
+/// struct Post: Codable, Sendable { var id: Int; var title: String }
+///
 /// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!)
 /// let posts = try await client.send(Request<[Post]>(path: "/posts", query: [("userId", "1")])).value
 /// ```

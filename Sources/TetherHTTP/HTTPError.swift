@@ -7,13 +7,20 @@ public import Foundation
 /// failed, with secrets redacted; ``message`` is a short sentence fit to show in a UI.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherHTTP
+///
+/// struct Post: Codable, Sendable { var id: Int; var title: String }
+/// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!)
+///
 /// do {
 ///     let posts = try await client.send(Request<[Post]>(path: "/posts")).value
+///     print(posts.count)
 /// } catch {
 ///     switch error.kind {
-///     case .status(let failure) where failure.status.code == 404: showEmpty()
+///     case .status(let failure) where failure.status.code == 404: print("no posts")
 ///     case .cancelled: break
-///     default: showBanner(error.message)
+///     default: print(error.message)   // fit for a banner
 ///     }
 /// }
 /// ```

@@ -4,8 +4,12 @@ public import Dispatch
 /// return.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherHTTP
+///
+/// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!)
 /// let task = client.task(for: Request<Data>(path: "/big.json"))
-/// for await progress in task.progress { bar.value = progress.fractionReceived ?? 0 }
+/// for await progress in task.progress { print(progress.fractionReceived ?? 0) }
 /// let response = try await task.response
 /// ```
 ///
@@ -56,8 +60,17 @@ extension HTTPClient {
     /// for code that uses completion handlers.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherHTTP
+    ///
+    /// struct Post: Codable, Sendable { var id: Int; var title: String }
+    /// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!)
+    ///
     /// client.send(Request<[Post]>(path: "/posts"), on: .main) { result in
-    ///     switch result { case .success(let response): show(response.value) case .failure(let error): alert(error.message) }
+    ///     switch result {
+    ///     case .success(let response): print(response.value.count, "posts")
+    ///     case .failure(let error): print(error.message)
+    ///     }
     /// }
     /// ```
     @discardableResult

@@ -6,10 +6,20 @@ public import TetherHTTP
 /// tests of code that uses ``HTTPClient``, without a server.
 ///
 /// ```swift
-/// let stub = StubTransport(script: [.status(503, headers: ["Retry-After": "0"]), .json(#"{"id": 1}"#)])
-/// let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!) { $0.transport = stub }
-/// let note = try await client.send(Request<Note>(path: "/notes/1")).value   // retried once, then decoded
-/// #expect(stub.requests.count == 2)
+/// import Foundation
+/// import Testing
+/// import TetherHTTP
+/// import TetherHTTPTesting
+///
+/// struct Note: Decodable, Sendable { var id: Int; var title: String }
+///
+/// @Test func retriesA503() async throws {
+///     let stub = StubTransport(script: [.status(503, headers: ["Retry-After": "0"]), .json(#"{"id": 1, "title": "a"}"#)])
+///     let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!) { $0.transport = stub }
+///     let note = try await client.send(Request<Note>(path: "/notes/1")).value   // retried once, then decoded
+///     #expect(note.id == 1)
+///     #expect(stub.requests.count == 2)
+/// }
 /// ```
 ///
 /// Thread safe. A scripted stub answers requests in arrival order and fails with ``StubTransport/Exhausted`` when

@@ -7,10 +7,18 @@ import TetherHTTP
 /// ``message`` is a short sentence fit to show in a UI.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherImages
+///
+/// let pipeline = ImagePipeline()
+/// let url = URL(string: "http://127.0.0.1:3000/images/5?_ex=128x128")!
 /// do {
 ///     let image = try await pipeline.image(for: url, size: ImageSize(width: 128, height: 128))
-/// } catch let error as ImageError where error.kind == .cancelled {
+///     print(image.size)
+/// } catch where error.kind == .cancelled {
 ///     // the row scrolled away
+/// } catch {
+///     print(error.message)
 /// }
 /// ```
 public struct ImageError: Error, Sendable, CustomStringConvertible {

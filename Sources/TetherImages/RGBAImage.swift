@@ -1,6 +1,11 @@
 /// A decoded picture: 8-bit RGBA pixels, rows top to bottom, no padding, alpha not premultiplied.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherImages
+///
+/// let pipeline = ImagePipeline()
+/// let url = URL(string: "http://127.0.0.1:3000/images/5?_ex=64x64")!
 /// let image = try await pipeline.image(for: url, size: ImageSize(width: 64, height: 64))
 /// let (r, g, b, a) = image[x: 0, y: 0]
 /// ```

@@ -5,6 +5,8 @@
 /// objects keep their members in the order they were written (see ``Object``).
 ///
 /// ```swift
+/// import TetherJSON
+///
 /// let json = try JSON(parsing: #"{"Items": [{"Item": {"itemName": "緑茶", "itemPrice": 3240}}]}"#)
 /// json["Items"][0]["Item"]["itemName"].string    // "緑茶"
 /// json["Items"][0]["Item"]["missing"].string     // nil, never a crash

@@ -7,6 +7,8 @@ import TetherHTTP1
 /// This is what `tether serve`, the embedded server of the `tether` app and tests use.
 ///
 /// ```swift
+/// import TetherServer
+///
 /// let app = try await TetherServerApp.start(.init(port: 0))   // built-in data, 127.0.0.1, a free port
 /// // GET \(app.baseURL)/posts/1, \(app.baseURL)/services/api/IchibaItem/Search/20220601?applicationId=1&keyword=...
 /// await app.stop()

@@ -5,13 +5,23 @@ import Synchronization
 /// detail view, with optimistic edits that roll back when the server refuses them.
 ///
 /// ```swift
-/// let store = EntityStore(client: HTTPClient(baseURL: serverURL))
-/// let notes = store.query(.list("/notes"))          // a list
+/// import Foundation
+/// import TetherStore
+///
+/// struct Note: RemoteEntity {
+///     static let collectionPath = "/notes"
+///     var id: Int
+///     var title: String
+///     var body: String
+/// }
+///
+/// let store = EntityStore(client: HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!))
+/// let notes = store.query(Query<Note>.list("/notes"))   // a list
 /// await notes.load()
-/// let note = store.entity(Note.self, id: 3)         // a detail view of one of them
+/// let note = store.entity(Note.self, id: 3)             // a detail view of one of them
 /// var edited = note.value!
 /// edited.title = "Groceries"
-/// try await store.update(edited)                   // the list shows it at once, then the server's version
+/// try await store.update(edited)                        // the list shows it at once, then the server's version
 /// ```
 ///
 /// Threading: the store and its states live on the main actor, where UIs read them; requests and decoding run

@@ -3,6 +3,10 @@ extension Query where Entity == Post {
     /// one request.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherAPIs
+    ///
+    /// let store = EntityStore(client: HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!))
     /// let posts = store.query(.posts(userId: 1))
     /// let feed = store.query(.posts(pageSize: 20))   // loadMore() for the next 20
     /// ```
@@ -17,6 +21,10 @@ extension Query where Entity == Comment {
     /// The comments of post `postId`, through the nested route `/posts/<id>/comments`.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherAPIs
+    ///
+    /// let store = EntityStore(client: HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!))
     /// let comments = store.query(.comments(postId: 1))
     /// ```
     public static func comments(postId: Int) -> Query<Comment> {

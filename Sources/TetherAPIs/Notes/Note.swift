@@ -3,6 +3,10 @@ public import Foundation
 /// A note of the notes example: `GET/POST /notes`, `GET/PATCH/PUT/DELETE /notes/<id>`.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherAPIs
+///
+/// let store = EntityStore(client: HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!))
 /// let notes = store.query(.notes)
 /// await notes.load()
 /// let saved = try await store.create(Note.draft(title: "Groceries", body: "Milk"))

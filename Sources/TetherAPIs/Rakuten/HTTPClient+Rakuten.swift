@@ -9,6 +9,8 @@ extension HTTPClient {
     /// ``HTTPError/message``.
     ///
     /// ```swift
+    /// import TetherAPIs
+    ///
     /// let store = EntityStore(client: .rakuten(applicationID: "1234567890123456789"))
     /// ```
     ///

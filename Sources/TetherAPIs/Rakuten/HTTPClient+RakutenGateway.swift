@@ -13,7 +13,10 @@ extension HTTPClient {
     /// matching the registered site.
     ///
     /// ```swift
-    /// let client = HTTPClient.rakuten(applicationID: id, accessKey: key, origin: "https://example.com")
+    /// import TetherAPIs
+    ///
+    /// let client = HTTPClient.rakuten(
+    ///     applicationID: "1234567890123456789", accessKey: "pk_…", origin: "https://example.com")
     /// let page = try await client.send(RakutenItemSearch(keyword: "ノートパソコン").request()).value
     /// ```
     ///

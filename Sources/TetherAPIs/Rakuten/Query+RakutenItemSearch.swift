@@ -2,6 +2,9 @@ extension Query where Entity == RakutenItem {
     /// A Rakuten item search as a store query, paged with `page` until `pageCount` (at most 100, Rakuten's cap).
     ///
     /// ```swift
+    /// import TetherAPIs
+    ///
+    /// let store = EntityStore(client: .rakuten(applicationID: "1234567890123456789"))
     /// let results = store.query(.itemSearch(RakutenItemSearch(keyword: "ノートパソコン")))
     /// await results.load()          // page 1
     /// await results.loadMore()      // page 2, appended

@@ -10,6 +10,11 @@ public import Foundation
 /// required.
 ///
 /// ```swift
+/// import TetherAPIs
+///
+/// let store = EntityStore(client: .rakuten(applicationID: "1234567890123456789"))
+/// let search = store.query(.itemSearch(RakutenItemSearch(keyword: "ノートパソコン")))
+/// await search.load()
 /// for item in search.items {
 ///     print(item.itemName, item.price)      // "…ノートパソコン…", "54,800円"
 /// }

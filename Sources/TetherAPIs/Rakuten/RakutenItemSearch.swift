@@ -6,6 +6,9 @@
 /// ``HTTPClient/Configuration/useRakuten(applicationID:host:)``), so it stays out of query keys and logs.
 ///
 /// ```swift
+/// import TetherAPIs
+///
+/// let store = EntityStore(client: .rakuten(applicationID: "1234567890123456789"))
 /// var search = RakutenItemSearch(keyword: "ノートパソコン")
 /// search.sort = .itemPriceAscending
 /// search.maxPrice = 100_000

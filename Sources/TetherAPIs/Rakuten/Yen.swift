@@ -1,8 +1,9 @@
 /// An amount of Japanese yen, shown the way Japanese shops write prices: `1,234円`.
 ///
 /// ```swift
+/// import TetherAPIs
+///
 /// Yen(1234).description          // "1,234円"
-/// item.price.description         // "3,240円"
 /// ```
 ///
 /// The digits are grouped by three with commas whatever the device's locale, so a terminal and a phone show the

@@ -4,8 +4,12 @@ extension HTTPCache {
     /// What an ``HTTPCache`` keeps and where.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherHTTP
+    ///
+    /// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
     /// var configuration = HTTPCache.Configuration()
-    /// configuration.directory = cachesDirectory.appendingPathComponent("http")
+    /// configuration.directory = caches.appendingPathComponent("http")
     /// configuration.defaultTimeToLive = .seconds(60)  // Rakuten sends no freshness information.
     /// let cache = HTTPCache(configuration: configuration)
     /// ```

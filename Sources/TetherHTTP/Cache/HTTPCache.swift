@@ -5,7 +5,12 @@ import Synchronization
 /// disk tier.
 ///
 /// ```swift
-/// let cache = HTTPCache(configuration: .init(directory: cachesURL.appendingPathComponent("http")))
+/// import Foundation
+/// import TetherHTTP
+///
+/// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+/// let cache = HTTPCache(configuration: .init(directory: caches.appendingPathComponent("http")))
+/// let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!) { $0.cache = cache }
 /// cache.removeResponses(for: URL(string: "https://api.example.com/posts/1")!)
 /// ```
 ///

@@ -11,8 +11,16 @@ import Synchronization
 ///   their 401, so a broken refresh cannot loop.
 ///
 /// ```swift
-/// let auth = BearerAuthenticator(token: saved) { rejected in try await api.refreshToken() }
-/// let client = HTTPClient(baseURL: url) { $0.interceptors = [auth] }
+/// import Foundation
+/// import TetherHTTP
+///
+/// struct Token: Decodable { var accessToken: String }
+/// let login = HTTPClient(baseURL: URL(string: "https://auth.example.com")!)
+///
+/// let auth = BearerAuthenticator(token: nil) { rejected in
+///     try await login.send(Request<Token>(path: "/token", method: .post)).value.accessToken
+/// }
+/// let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!) { $0.interceptors = [auth] }
 /// ```
 public final class BearerAuthenticator: HTTPInterceptor {
     private struct State {

@@ -26,7 +26,12 @@ extension HTTPInterceptor {
 /// An interceptor that sets a header or a query item on every request, for API keys and app ids.
 ///
 /// ```swift
-/// configuration.interceptors = [RequestDecorator.queryItem("applicationId", appID)]
+/// import Foundation
+/// import TetherHTTP
+///
+/// let client = HTTPClient(baseURL: URL(string: "https://app.rakuten.co.jp")!) {
+///     $0.interceptors = [RequestDecorator.queryItem("applicationId", "1234567890123456789")]
+/// }
 /// ```
 public struct RequestDecorator: HTTPInterceptor {
     private let change: @Sendable (inout TransportRequest) -> Void

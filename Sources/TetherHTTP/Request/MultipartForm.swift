@@ -3,6 +3,12 @@ public import Foundation
 /// A `multipart/form-data` body (RFC 7578): text fields and files, in order.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherHTTP
+///
+/// struct Photo: Decodable, Sendable { var id: Int }
+/// let png = Data()  // the picture's bytes
+///
 /// var form = MultipartForm()
 /// form.append(name: "title", value: "Trip")
 /// form.append(name: "photo", filename: "a.png", contentType: "image/png", data: png)

@@ -14,9 +14,15 @@ import TetherJSON
 /// - `Data`: the raw body; `String`: the body as UTF-8; `Void`: the body is ignored.
 ///
 /// ```swift
+/// import TetherHTTP
+/// import TetherJSON
+///
+/// struct SearchPage: Decodable, Sendable { var count: Int }
+/// struct Note: Decodable, Sendable { var id: Int; var title: String }
+///
 /// let search = Request<SearchPage>(path: "/services/api/IchibaItem/Search/20220601",
 ///                                  query: [("keyword", "ノートパソコン"), ("hits", "30")])
-/// let save = Request<Note>(path: "/notes/3", method: .patch, body: .json(["title": "New title"]))
+/// let save = Request<Note>(path: "/notes/3", method: .patch, body: .json(["title": "New title"] as JSON))
 /// ```
 public struct Request<Response: Sendable>: Sendable {
     /// The method; any token is allowed (`HTTPMethod("PURGE")`).

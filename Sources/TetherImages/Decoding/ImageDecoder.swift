@@ -8,6 +8,10 @@ public import Foundation
 /// interlaced), then area-averaged.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherImages
+///
+/// let data = try Data(contentsOf: URL(fileURLWithPath: "photo.jpg"))
 /// let thumbnail = try ImageDecoder.decode(data, fitting: ImageSize(width: 128, height: 128))
 /// ```
 ///

@@ -4,6 +4,9 @@ extension ImagePipeline {
     /// How an ``ImagePipeline`` loads, decodes and keeps images.
     ///
     /// ```swift
+    /// import TetherHTTP
+    /// import TetherImages
+    ///
     /// let pipeline = ImagePipeline {
     ///     $0.memoryCostLimit = 32 << 20
     ///     $0.client = HTTPClient(baseURL: nil) { $0.cache = HTTPCache() }

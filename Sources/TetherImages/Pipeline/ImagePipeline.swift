@@ -5,7 +5,11 @@ public import TetherHTTP
 /// Loads images by URL and returns them decoded and downsized, as RGBA pixels ready to draw.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherImages
+///
 /// let pipeline = ImagePipeline()
+/// let url = URL(string: "http://127.0.0.1:3000/images/5?_ex=64x64")!
 /// let thumbnail = try await pipeline.image(for: url, size: ImageSize(width: 64, height: 64))
 /// ```
 ///

@@ -6,8 +6,15 @@ public import Foundation
 /// still waits for them.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherImages
+///
+/// let pipeline = ImagePipeline()
+/// let url = URL(string: "http://127.0.0.1:3000/images/5?_ex=64x64")!
+/// var rowTasks: [Int: ImageTask] = [:]
+///
 /// let task = pipeline.task(for: url, size: ImageSize(width: 64, height: 64))
-/// rowTasks[row] = task
+/// rowTasks[0] = task
 /// let image = try await task.image
 /// // later, if the row scrolled away first:
 /// task.cancel()

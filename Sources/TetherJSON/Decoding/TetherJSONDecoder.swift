@@ -3,10 +3,19 @@ import Foundation
 /// Decodes `Decodable` values straight from JSON bytes, with the shape of Foundation's `JSONDecoder`.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherJSON
+///
+/// struct Item: Decodable {
+///     var itemName: String
+///     var updatedAt: Date
+/// }
+/// let data = Data(#"{"item_name": "緑茶", "updated_at": "2026-12-01 10:00"}"#.utf8)
+///
 /// var decoder = TetherJSONDecoder()
 /// decoder.keyDecodingStrategy = .convertFromSnakeCase
 /// decoder.dateDecodingStrategy = .formatted(pattern: "yyyy-MM-dd HH:mm", timeZone: TimeZone(identifier: "Asia/Tokyo")!)
-/// let page = try decoder.decode(SearchPage.self, from: data)
+/// let item = try decoder.decode(Item.self, from: data)
 /// ```
 ///
 /// The input is validated and indexed by ``JSONParser`` in one pass; values are then read from that index

@@ -19,6 +19,9 @@ public import Foundation
 /// Top-level scalars are allowed. Errors are `EncodingError.invalidValue` with the coding path of the value.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherJSON
+///
 /// struct Item: Encodable { var itemName: String; var itemPrice: Int; var updatedAt: Date }
 /// var encoder = TetherJSONEncoder()
 /// encoder.keyEncodingStrategy = .convertToSnakeCase

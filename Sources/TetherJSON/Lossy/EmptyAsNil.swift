@@ -11,6 +11,8 @@
 /// decoder's own `DecodingError` with its coding path.
 ///
 /// ```swift
+/// import TetherJSON
+///
 /// struct Item: Decodable {
 ///     @EmptyAsNil var startTime: String?   // "" → nil, "2026-12-01 10:00" → "2026-12-01 10:00"
 /// }

@@ -13,6 +13,8 @@
 /// | `Bool` | a Boolean, `0`/`1`, or `"true"`/`"false"`/`"0"`/`"1"` | `true`, `1`, `"0"` |
 ///
 /// ```swift
+/// import TetherJSON
+///
 /// struct Item: Decodable {
 ///     @Flexible var genreId: String       // "100316" or 100316
 ///     @Flexible var reviewAverage: Double // 4.56, 0 or "4.5"

@@ -53,10 +53,20 @@ extension Decoder {
     /// `container(keyedBy: CodingKeys.self)`.
     ///
     /// ```swift
-    /// init(from decoder: any Decoder) throws {
-    ///     let container = try decoder.container(keyedBy: CodingKeys.self)
-    ///     count = try container.decode(Int.self, forKey: .count)
-    ///     items = try decoder.decode(LossyArray<Item>.self, forKeyIgnoringCase: CodingKeys.items)
+    /// import TetherJSON
+    ///
+    /// struct Item: Decodable { var itemName: String }
+    ///
+    /// struct SearchPage: Decodable {
+    ///     var count: Int
+    ///     var items: LossyArray<Item>
+    ///     enum CodingKeys: String, CodingKey { case count, items = "Items" }
+    ///
+    ///     init(from decoder: any Decoder) throws {
+    ///         let container = try decoder.container(keyedBy: CodingKeys.self)
+    ///         count = try container.decode(Int.self, forKey: .count)
+    ///         items = try decoder.decode(LossyArray<Item>.self, forKeyIgnoringCase: CodingKeys.items)
+    ///     }
     /// }
     /// ```
     ///

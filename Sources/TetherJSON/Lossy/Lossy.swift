@@ -2,10 +2,15 @@
 /// the ones that didn't.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherJSON
+///
+/// struct Item: Decodable { var itemName: String; var itemPrice: Int }
 /// struct SearchPage: Decodable {
 ///     @Lossy var items: [Item]
 /// }
-/// let page = try decoder.decode(SearchPage.self, from: data)
+/// let data = Data(#"{"items": [{"itemName": "緑茶", "itemPrice": 3240}, {"itemName": "急須"}]}"#.utf8)
+/// let page = try TetherJSONDecoder().decode(SearchPage.self, from: data)
 /// page.items        // [Item], the elements that decoded
 /// page.$items       // [LossyArray<Item>.Failure], one per bad element
 /// ```

@@ -2,6 +2,13 @@ extension LossyArray {
     /// Why one element of a ``LossyArray`` could not be decoded, and where.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherJSON
+    ///
+    /// struct Item: Decodable { var itemPrice: Int }
+    /// let data = Data(#"{"Items": [{"itemPrice": 1}, {"itemPrice": "abc"}]}"#.utf8)
+    /// let items = try TetherJSONDecoder().decode([String: LossyArray<Item>].self, from: data)["Items"]!
+    /// let failure = items.failures[0]
     /// failure.index                  // 1: the second element of the JSON array
     /// failure.codingPathDescription  // "Items[1].itemPrice"
     /// failure.reason                 // "data corrupted: Cannot read \"abc\" as Int"

@@ -6,12 +6,17 @@
 /// where decoding stopped (the full coding path) and why. Nothing is dropped silently.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherJSON
+///
+/// struct Item: Decodable { var itemName: String; var itemPrice: Int }
 /// struct SearchPage: Decodable {
 ///     var items: LossyArray<Item>
 /// }
+/// let data = Data(#"{"items": [{"itemName": "緑茶", "itemPrice": 3240}, {"itemName": "急須"}]}"#.utf8)
 /// let page = try JSONDecoder().decode(SearchPage.self, from: data)
-/// for item in page.items { show(item) }               // the elements that decoded
-/// for failure in page.items.failures { log(failure) }  // "items[1].itemPrice: data corrupted: …"
+/// for item in page.items { print(item.itemName) }     // the elements that decoded
+/// for failure in page.items.failures { print(failure) }  // "items[1].itemPrice: key not found: …"
 /// ```
 ///
 /// It works with any `Decoder` (Foundation's `JSONDecoder` and ``TetherJSONDecoder`` alike). Only the elements are

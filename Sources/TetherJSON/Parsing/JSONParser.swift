@@ -1,6 +1,10 @@
 /// A strict, fast RFC 8259 JSON parser.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherJSON
+///
+/// let data = Data(#"{"id": 1, "title": "緑茶"}"#.utf8)
 /// let json = try JSONParser().parse(data)
 /// let tolerant = JSONParser(options: .init(allowsByteOrderMark: true))
 /// ```

@@ -10,6 +10,8 @@
 /// written as plain UTF-8.
 ///
 /// ```swift
+/// import TetherJSON
+///
 /// let json: JSON = ["name": "緑茶", "tags": ["tea", "green"], "price": 3240]
 /// try JSONWriter().string(json)
 /// // {"name":"緑茶","tags":["tea","green"],"price":3240}

@@ -8,6 +8,8 @@ public import TetherJSON
 /// (`<imageBaseURL>/images/photo-<id>?_ex=600x600`, thumbnails `150x150`; see ``ImageResponder``).
 ///
 /// ```swift
+/// import TetherServer
+///
 /// let db = BuiltInDataSet.make()
 /// db["posts"][0]["title"].string   // generated, the same for every run with seed 1
 /// ```

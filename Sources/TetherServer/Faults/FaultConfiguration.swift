@@ -7,6 +7,8 @@
 /// faults and no random ones.
 ///
 /// ```swift
+/// import TetherServer
+///
 /// let faults = try FaultConfiguration.parse(latency: "20ms..200ms", failRate: "0.1", seed: "7")
 /// ```
 ///

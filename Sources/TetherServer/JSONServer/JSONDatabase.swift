@@ -5,6 +5,10 @@ public import TetherJSON
 /// and whose top-level objects are singular resources.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherServer
+///
+/// let url = URL(fileURLWithPath: "db.json")
 /// let database = try JSONDatabase(contentsOf: url, mode: .persistent(url))
 /// let responder = JSONServerResponder(database: database)
 /// ```

@@ -16,6 +16,11 @@ import TetherJSON
 ///   without applying it again; the same key on a different request gets `422`.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherHTTP1
+/// import TetherServer
+///
+/// let dbURL = URL(fileURLWithPath: "db.json")
 /// let database = try JSONDatabase(contentsOf: dbURL, mode: .persistent(dbURL))
 /// let responder = JSONServerResponder(database: database)
 /// let response = await responder.respond(to: HTTPRequest(method: .get, target: "/posts/1"))

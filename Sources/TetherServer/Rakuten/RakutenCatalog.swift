@@ -5,6 +5,8 @@
 /// generator, never the system's).
 ///
 /// ```swift
+/// import TetherServer
+///
 /// let catalog = RakutenCatalog(seed: 1)   // 10,000 items
 /// let search = RakutenSearchResponder(catalog: catalog)
 /// ```

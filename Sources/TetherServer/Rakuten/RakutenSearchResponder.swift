@@ -17,6 +17,9 @@ import TetherJSON
 /// the first problem found is the one reported.
 ///
 /// ```swift
+/// import TetherHTTP1
+/// import TetherServer
+///
 /// let search = RakutenSearchResponder(catalog: RakutenCatalog(seed: 1))
 /// let response = await search.respond(to: HTTPRequest(
 ///     method: .get, target: "/services/api/IchibaItem/Search/20220601?applicationId=1&keyword=%E7%B7%91%E8%8C%B6",

@@ -1,7 +1,11 @@
 /// An HTTP/1.1 server on POSIX sockets that answers requests with a list of ``HTTPResponder``s.
 ///
 /// ```swift
-/// let server = HTTPServer(configuration: .init(), responders: [restResponder, searchResponder])
+/// import TetherServer
+///
+/// let rest = JSONServerResponder(database: try JSONDatabase(BuiltInDataSet.make()))
+/// let search = RakutenSearchResponder(catalog: RakutenCatalog(seed: 1))
+/// let server = HTTPServer(configuration: .init(), responders: [rest, search])
 /// let port = try await server.start()     // 127.0.0.1, a free port
 /// // ... http://127.0.0.1:\(port)/posts/1
 /// await server.stop()

@@ -4,7 +4,14 @@
 /// the module add their codes in an extension of ``Code``.
 ///
 /// ```swift
-/// do { _ = try await server.start() } catch where error.code == .addressInUse { ... }
+/// import TetherServer
+///
+/// let server = HTTPServer(responders: [JSONServerResponder(database: try JSONDatabase(BuiltInDataSet.make()))])
+/// do {
+///     _ = try await server.start()
+/// } catch where error.code == .addressInUse {
+///     print("the port is taken")
+/// }
 /// ```
 public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.

@@ -7,6 +7,8 @@ import Synchronization
 /// read, create, update and delete it (`GET/POST /notes`, `GET/PATCH/PUT/DELETE /notes/<id>`).
 ///
 /// ```swift
+/// import TetherStore
+///
 /// struct Note: RemoteEntity {
 ///     static let collectionPath = "/notes"
 ///     var id: Int

@@ -3,6 +3,14 @@ public import TetherHTTP
 /// Settings of one create, update or delete: what the store's defaults do not say.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherAPIs
+///
+/// let store = EntityStore(client: HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!))
+/// let notes = store.query(.notes)
+/// await notes.load()
+/// var note = notes.items[0]
+/// note.title = "Groceries"
 /// try await store.update(note, options: MutationOptions(headers: ["X-Reason": "typo"], timeout: .seconds(5)))
 /// ```
 ///

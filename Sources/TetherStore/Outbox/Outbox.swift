@@ -5,6 +5,11 @@ import Synchronization
 /// `Idempotency-Key`, in order per entity, and records every outcome in the database.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherStore
+///
+/// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!)
+/// let database = try StoreDatabase(url: StoreDatabase.defaultURL(for: client.baseURL)!)
 /// let outbox = Outbox(database: database, client: client)
 /// for entry in try await outbox.entries() { print(entry.kind, entry.path) }
 /// let report = await outbox.sendAll()          // what was sent, what failed, what still waits

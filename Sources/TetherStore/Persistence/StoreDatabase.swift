@@ -13,7 +13,11 @@ public import Foundation
 /// confirmed by the server.
 ///
 /// ```swift
-/// let database = try StoreDatabase(url: StoreDatabase.defaultURL(for: baseURL)!)
+/// import Foundation
+/// import TetherStore
+///
+/// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!)
+/// let database = try StoreDatabase(url: StoreDatabase.defaultURL(for: client.baseURL)!)
 /// let store = EntityStore(client: client, database: database)
 /// ```
 ///

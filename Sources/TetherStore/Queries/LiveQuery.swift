@@ -4,10 +4,14 @@ public import Observation
 /// old ones, and their answer can never replace the new results.
 ///
 /// ```swift
+/// import TetherAPIs
+///
+/// let store = EntityStore(client: .rakuten(applicationID: "1234567890123456789"))
 /// let search = store.liveQuery(of: RakutenItem.self)
 /// search.select(.itemSearch(RakutenItemSearch(keyword: "ノートパソコン")))   // loads
 /// search.select(.itemSearch(RakutenItemSearch(keyword: "コーヒー")))         // cancels the first load, loads the second
-/// for item in search.items { … }
+/// await search.settle()
+/// for item in search.items { print(item.itemName) }
 /// if search.hasMore { await search.loadMore() }
 /// ```
 ///

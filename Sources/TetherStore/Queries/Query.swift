@@ -7,7 +7,12 @@ public import Foundation
 /// same kind of entity share the entities themselves.
 ///
 /// ```swift
-/// let notes = Query<Note>.list("/notes")                               // json-server, one request
+/// import TetherStore
+///
+/// struct Note: RemoteEntity { static let collectionPath = "/notes"; var id: Int; var title: String }
+/// struct Post: RemoteEntity { static let collectionPath = "/posts"; var id: Int; var userId: Int; var title: String }
+///
+/// let notes = Query<Note>.list("/notes")                                          // json-server, one request
 /// let posts = Query<Post>.list("/posts", query: [("userId", "1")], pageSize: 10)   // _page/_limit + Link
 /// ```
 public struct Query<Entity: RemoteEntity>: Sendable {

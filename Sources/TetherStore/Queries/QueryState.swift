@@ -8,7 +8,13 @@ public import Observation
 /// ``EntityStore/query(_:)``; the same key always gives the same object.
 ///
 /// ```swift
-/// let notes = store.query(.list("/notes"))
+/// import Foundation
+/// import TetherStore
+///
+/// struct Note: RemoteEntity { static let collectionPath = "/notes"; var id: Int; var title: String }
+///
+/// let store = EntityStore(client: HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!))
+/// let notes = store.query(Query<Note>.list("/notes"))
 /// await notes.load()
 /// for note in notes.items { print(note.title) }
 /// ```

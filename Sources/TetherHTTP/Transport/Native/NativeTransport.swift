@@ -6,6 +6,9 @@
     /// keep-alive connections per origin.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherHTTP
+    ///
     /// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!) {
     ///     $0.transport = NativeTransport()
     /// }
