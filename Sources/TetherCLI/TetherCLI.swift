@@ -11,6 +11,8 @@ import Foundation
 /// The commands of the `tether` executable, as a library so tests can run them in-process.
 ///
 /// ```swift
+/// import TetherCLI
+///
 /// var output: [UInt8] = []
 /// var errors: [UInt8] = []
 /// let status = TetherCLI.run(

@@ -3,7 +3,15 @@
 /// A struct with an open set of codes, so new failures can be added without breaking a `switch`.
 ///
 /// ```swift
-/// do { session = try TerminalSession() } catch where error.code == .notATerminal { runPlainCommand() }
+/// import TetherTerminal
+///
+/// do {
+///     let session = try TerminalSession()
+///     try session.enterRawMode()
+///     session.close()
+/// } catch where error.code == .notATerminal {
+///     print("not a terminal: plain output instead")
+/// }
 /// ```
 public struct TerminalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.

@@ -4,6 +4,12 @@ import TetherTerminal
 /// The full-screen app's state and behaviour, apart from any terminal: keys in, frames out.
 ///
 /// ```swift
+/// @testable import TetherCLI
+/// import Foundation
+/// import TetherHTTP
+///
+/// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:3000")!)
+/// let context = AppContext(apiClient: client, itemClient: client, serverDescription: "127.0.0.1:3000")
 /// let app = TerminalApp(context: context)
 /// app.handle(.character("2"))                 // the notes screen
 /// let frame = app.draw(width: 80, height: 24)  // what the terminal shows

@@ -10,7 +10,11 @@ import TetherStore
 /// (posts, comments, users, notes), a client for the item search, and the embedded server when there is one.
 ///
 /// ```swift
-/// let environment = try await APIEnvironment.start(options, variables: ProcessInfo.processInfo.environment)
+/// @testable import TetherCLI
+/// import TetherAPIs
+///
+/// let options = APIOptions()                  // the embedded server
+/// let environment = try await APIEnvironment.start(options)
 /// let notes = try await environment.client.send(Request<[Note]>(path: "/notes"))
 /// await environment.stop()
 /// ```

@@ -4,6 +4,8 @@ import Foundation
 /// credentials.
 ///
 /// ```swift
+/// @testable import TetherCLI
+///
 /// var arguments = ["search", "--api=http://127.0.0.1:3000", "ノートパソコン"][...]
 /// let options = try APIOptions.parse(&arguments, environment: [:], command: "tether items")
 /// // options.api == http://127.0.0.1:3000; arguments == ["search", "ノートパソコン"]

@@ -1,7 +1,9 @@
 /// A tiny command-line argument splitter: known flags, positional arguments, and usage errors for the rest.
 ///
 /// ```swift
-/// var arguments = try ArgumentReader(["--compact", "data.json"], flags: ["--compact", "--sort-keys"])
+/// @testable import TetherCLI
+///
+/// let arguments = try ArgumentReader(["--compact", "data.json"], flags: ["--compact", "--sort-keys"], command: "tether json")
 /// arguments.flag("--compact")        // true
 /// let file = arguments.positionals   // ["data.json"]
 /// ```

@@ -2,6 +2,8 @@
 /// positional arguments.
 ///
 /// ```swift
+/// @testable import TetherCLI
+///
 /// let reader = try OptionReader(
 ///     ["ノートパソコン", "--page=2", "--json"], flags: ["--json"], options: ["--page"], command: "tether items search")
 /// reader.flag("--json")                        // true

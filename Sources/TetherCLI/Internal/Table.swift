@@ -12,6 +12,8 @@ import TetherTerminal
 /// spaces, measured in terminal columns (a Japanese character takes two) and truncated with `…`.
 ///
 /// ```swift
+/// @testable import TetherCLI
+///
 /// var table = Table(columns: [
 ///     .init("ID", alignment: .right),
 ///     .init("TITLE", minWidth: 10, flexible: true),

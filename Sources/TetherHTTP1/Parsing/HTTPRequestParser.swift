@@ -1,12 +1,19 @@
 /// An incremental HTTP/1.1 request parser: feed it bytes as they arrive, take complete requests out in order.
 ///
 /// ```swift
+/// import TetherHTTP1
+///
+/// let receivedBytes = Array("GET /posts/1 HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8)  // from the socket
 /// var parser = HTTPRequestParser()
 /// parser.append(receivedBytes)
 /// while let request = try parser.nextRequest() {
 ///     // answer `request`; pipelined requests come out one after another, in order
+///     print(request.method, request.target)
 /// }
-/// if parser.isAwaitingContinue { send(HTTPResponseSerializer.continueResponse); parser.continueSent() }
+/// if parser.isAwaitingContinue {
+///     // send HTTPResponseSerializer.continueResponse, then:
+///     parser.continueSent()
+/// }
 /// ```
 ///
 /// Bytes may arrive one at a time or many requests at once: `append(_:)` only buffers, and `nextRequest()` parses

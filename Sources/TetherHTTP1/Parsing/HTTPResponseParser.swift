@@ -1,15 +1,18 @@
 /// An incremental HTTP/1.1 response parser for a client: feed it bytes as they arrive, take events out in order.
 ///
 /// ```swift
+/// import TetherHTTP1
+///
+/// let receivedBytes = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".utf8)  // from the socket
 /// var parser = HTTPResponseParser()
 /// parser.expectResponse(to: .get)            // once per request sent, in order
 /// parser.append(receivedBytes)
 /// while let event = try parser.next() {
 ///     switch event {
-///     case .informational(let head): break   // 1xx: `100 Continue` means send the body now
-///     case .head(let head): start(head)
-///     case .body(let bytes): receive(bytes)
-///     case .end(let trailers): finish(trailers, reusable: parser.isReusable)
+///     case .informational: break             // 1xx: `100 Continue` means send the body now
+///     case .head(let head): print(head.status)
+///     case .body(let bytes): print(bytes.count, "bytes")
+///     case .end: print("done; reusable:", parser.isReusable)
 ///     }
 /// }
 /// // when the connection closes: `try parser.finish()` ends a body that runs to the close

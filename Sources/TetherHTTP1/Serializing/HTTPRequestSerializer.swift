@@ -1,8 +1,11 @@
 /// Writes HTTP/1.1 requests as bytes, for a client.
 ///
 /// ```swift
+/// import TetherHTTP1
+///
+/// let body = Array(#"{"title": "a"}"#.utf8)
 /// let request = HTTPRequest(method: .post, target: "/posts", headers: ["Host": "example.com"], body: body)
-/// send(HTTPRequestSerializer.serialize(request))
+/// let bytes = HTTPRequestSerializer.serialize(request)   // the head and the body, ready for the socket
 /// ```
 ///
 /// The serializer owns the body's framing: it drops the request's own `Content-Length` and `Transfer-Encoding`

@@ -1,9 +1,13 @@
 /// Writes HTTP/1.1 responses as bytes.
 ///
 /// ```swift
+/// import TetherHTTP1
+///
+/// let request = HTTPRequest(method: .get, target: "/posts/1", headers: ["Host": "example.com"])
+/// let response = HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"])
 /// let body = Array("{}".utf8)
-/// send(HTTPResponseSerializer.head(of: response, bodyLength: body.count, version: request.version,
-///                                  keepAlive: request.keepAlive) + body)
+/// let bytes = HTTPResponseSerializer.head(of: response, bodyLength: body.count, version: request.version,
+///                                         keepAlive: request.keepAlive) + body
 /// ```
 ///
 /// The serializer owns the framing and connection fields: it writes `Content-Length`, `Transfer-Encoding` and

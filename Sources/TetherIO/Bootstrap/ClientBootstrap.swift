@@ -4,10 +4,20 @@
     /// first connection made wins and the others are closed).
     ///
     /// ```swift
+    /// import TetherIO
+    ///
+    /// final class Printer: ChannelHandler {
+    ///     func channelRead(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) {
+    ///         print(String(decoding: bytes, as: UTF8.self))
+    ///     }
+    ///     func channelInactive(_ channel: Channel, error: IOError?) {}
+    /// }
+    ///
+    /// let loop = EventLoop.shared
     /// loop.execute {
     ///     ClientBootstrap(eventLoop: loop).connect(host: "example.com", port: 80) { result, timings in
     ///         guard case .success(let channel) = result else { return }
-    ///         channel.handler = myHandler
+    ///         channel.handler = Printer()
     ///         channel.write(Array("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8))
     ///     }
     /// }

@@ -10,6 +10,8 @@
     /// a lock. Callbacks must not block: they run between two `epoll_wait`s and hold up every other socket.
     ///
     /// ```swift
+    /// import TetherIO
+    ///
     /// let loop = EventLoop.shared
     /// loop.execute {
     ///     loop.schedule(in: .milliseconds(250)) { print("a quarter second later, on the loop") }

@@ -6,7 +6,11 @@
 /// ``ColorMode/monochrome`` (`NO_COLOR`, a dumb terminal) there is no picture: the cells would all look the same.
 ///
 /// ```swift
-/// let rows = HalfBlockImage.cells(pixels)
+/// import TetherTerminal
+///
+/// let pixels = TerminalPixels(width: 12, height: 6, rgba: Array(repeating: 200, count: 12 * 6 * 4))
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+/// let rows = HalfBlockImage.cells(pixels)   // 12 columns by 3 rows
 /// buffer.drawImage(rows, x: 2, y: 1)
 /// ```
 public enum HalfBlockImage {

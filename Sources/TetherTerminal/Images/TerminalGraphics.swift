@@ -8,6 +8,11 @@
 /// nothing.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherTerminal
+///
+/// let environment = ProcessInfo.processInfo.environment
+/// let mode = ColorMode.detect(environment: environment, isTerminal: true)
 /// let reply = TerminalGraphics.query(input: 0, output: 1, timeout: .milliseconds(150))  // in raw mode
 /// let graphics = TerminalGraphics.detect(environment: environment, colorMode: mode, queryReply: reply)
 /// ```

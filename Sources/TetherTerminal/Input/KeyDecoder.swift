@@ -6,6 +6,8 @@
 /// short pause with no new input (25–50 ms) while ``hasIncompleteInput`` says an escape sequence may be cut short.
 ///
 /// ```swift
+/// import TetherTerminal
+///
 /// var decoder = KeyDecoder()
 /// decoder.decode(Array("\u{1B}[A名".utf8))  // [.up, .character("名")]
 /// decoder.decode([0x1B])                    // [] (Escape, or the start of a sequence?)

@@ -1,6 +1,9 @@
 /// How many colours the terminal can show, which decides how ``ScreenRenderer`` writes a ``TextStyle``.
 ///
 /// ```swift
+/// import Foundation
+/// import TetherTerminal
+///
 /// let mode = ColorMode.detect(environment: ProcessInfo.processInfo.environment, isTerminal: isatty(1) == 1)
 /// ```
 ///

@@ -13,7 +13,13 @@
 ///   every non-blank cell.
 ///
 /// ```swift
-/// var renderer = ScreenRenderer(colorMode: .detect(environment: env, isTerminal: true))
+/// import Foundation
+/// import TetherTerminal
+///
+/// let session = try TerminalSession()
+/// var renderer = ScreenRenderer(colorMode: .detect(environment: ProcessInfo.processInfo.environment, isTerminal: true))
+/// var frame = ScreenBuffer(width: session.size.width, height: session.size.height)
+/// frame.draw("Hello", x: 0, y: 0)
 /// try session.write(renderer.render(frame))   // after every change
 /// renderer.invalidate()                       // after a resize or SIGCONT: the next frame is drawn whole
 /// ```

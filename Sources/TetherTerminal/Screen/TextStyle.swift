@@ -1,6 +1,8 @@
 /// How a cell's text is drawn: colours and attributes.
 ///
 /// ```swift
+/// import TetherTerminal
+///
 /// let title = TextStyle(attributes: .bold)
 /// let error = TextStyle(foreground: .red, attributes: .bold)
 /// ```

@@ -9,6 +9,9 @@ import Synchronization
 /// master and slave.)
 ///
 /// ```swift
+/// import Foundation
+/// import TetherTerminal
+///
 /// let pty = try PseudoTerminal(width: 100, height: 30)
 /// let session = try TerminalSession(input: pty.secondary, output: pty.secondary)
 /// _ = write(pty.primary, "q", 1)   // the user types q

@@ -4,12 +4,16 @@ import Synchronization
 /// The terminal a full-screen app runs in: raw mode, the alternate screen, the window size, resizes, keys, output.
 ///
 /// ```swift
+/// import TetherTerminal
+///
 /// let session = try TerminalSession()          // standard input and output
 /// try session.enterRawMode()
 /// defer { session.close() }
 /// var renderer = ScreenRenderer()
+/// var frame = ScreenBuffer(width: session.size.width, height: session.size.height)
+/// frame.draw("Press q to quit", x: 0, y: 0)
 /// try session.write(renderer.render(frame))
-/// for await key in session.keys { … }
+/// for await key in session.keys where key == .character("q") { break }
 /// ```
 ///
 /// ``enterRawMode()`` turns echo, line editing and signal keys off (Ctrl+C arrives as `.control("c")`, so the app

@@ -5,6 +5,8 @@
 /// characters are never split, so a result can be a column short of the limit, never over it.
 ///
 /// ```swift
+/// import TetherTerminal
+///
 /// TextLayout.truncate("ノートパソコン", toColumns: 7)     // "ノート…"
 /// TextLayout.padLeft("1,280円", toColumns: 8)           // " 1,280円"
 /// TextLayout.wrap("The quick brown fox", toColumns: 9)  // ["The quick", "brown fox"]

@@ -6,6 +6,10 @@
 /// space when narrow, like ``StatusBar``'s right part.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+/// let row = buffer.bounds.split(bottom: 2).bottom.split(top: 1).top
 /// Banner("Too many requests (429)", kind: .error, hint: "R retry").draw(into: &buffer, in: row)
 /// ```
 ///

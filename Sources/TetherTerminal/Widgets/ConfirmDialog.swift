@@ -5,11 +5,15 @@
 /// default, so a stray Enter does not destroy anything.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+/// let key = Key.enter   // from TerminalSession.keys
 /// var dialog = ConfirmDialog(title: "Delete note", message: "Delete “Groceries”? This cannot be undone.",
 ///                            confirmLabel: "Delete", cancelLabel: "Keep")
 /// switch dialog.handle(key) {
-/// case .confirmed?: delete()
-/// case .cancelled?: close()
+/// case .confirmed?: print("delete")
+/// case .cancelled?: print("keep")
 /// case nil: break  // still open
 /// }
 /// dialog.draw(into: &buffer, in: buffer.bounds)

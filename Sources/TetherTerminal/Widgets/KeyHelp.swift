@@ -1,11 +1,15 @@
 /// The `?` overlay: every key of the app in a centered box, grouped by screen, scrolling when it does not fit.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+/// let key = Key.down   // from TerminalSession.keys
 /// var help = KeyHelp(sections: [
 ///     .init("Everywhere", [.init("Tab 1 2 3", "switch screens"), .init("q", "quit")]),
 ///     .init("Items", [.init("/", "search"), .init("s", "cycle the sort order")]),
 /// ])
-/// if !help.handle(key, in: buffer.bounds) { closeHelp() }
+/// if !help.handle(key, in: buffer.bounds) { print("close the help") }
 /// help.draw(into: &buffer, in: buffer.bounds)
 /// ```
 ///

@@ -5,13 +5,20 @@
 /// a title line and a body line.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// struct Post { var title: String; var body: String }
+/// let posts = [Post(title: "Hello", body: "The first post"), Post(title: "Again", body: "The second")]
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+/// let rect = buffer.bounds.split(bottom: 1).rest
+///
 /// var list = ListView()
 /// let rows = ListView.visibleRows(in: rect, rowHeight: 2)
 /// _ = list.handle(.down, itemCount: posts.count, visibleRows: rows)
 /// list.draw(into: &buffer, in: rect, itemCount: posts.count, rowHeight: 2) { index, isSelected, width in
 ///     [[Span(posts[index].title, style: .init(attributes: .bold))], [Span(posts[index].body)]]
 /// }
-/// if list.isNearEnd(itemCount: posts.count, threshold: 5) { loadMore() }
+/// if list.isNearEnd(itemCount: posts.count, threshold: 5) { print("load more") }
 /// ```
 ///
 /// `visibleRows` is always counted in items, not lines: the rect's height divided by the row height

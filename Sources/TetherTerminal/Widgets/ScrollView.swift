@@ -5,9 +5,15 @@
 /// (``TextLayout/wrap(_:toColumns:)`` per paragraph) and passes the line count to every call.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// let caption = "A long caption that wraps over several rows of the detail screen."
+/// var buffer = ScreenBuffer(width: 40, height: 10)
+/// let rect = buffer.bounds
+///
 /// var detail = ScrollView()
-/// let lines = TextLayout.wrap(item.caption, toColumns: rect.width - 1).map { [Span($0)] }
-/// _ = detail.handle(key, lineCount: lines.count, visibleRows: rect.height)
+/// let lines = TextLayout.wrap(caption, toColumns: rect.width - 1).map { [Span($0)] }
+/// _ = detail.handle(.pageDown, lineCount: lines.count, visibleRows: rect.height)
 /// detail.draw(into: &buffer, in: rect, lines: lines)
 /// ```
 ///

@@ -1,6 +1,12 @@
 /// The frames of a busy indicator, picked by a tick count or by elapsed time.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// let clock = ContinuousClock()
+/// let started = clock.now
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+///
 /// let spinner = Spinner()
 /// buffer.draw(spinner.frame(elapsed: clock.now - started) + " Loading…", x: 1, y: 0)
 /// ```

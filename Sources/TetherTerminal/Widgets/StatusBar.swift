@@ -6,6 +6,9 @@
 /// whole if it fits, and the left part is truncated with an ellipsis into what remains, one column apart.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// var buffer = ScreenBuffer(width: 80, height: 24)
 /// StatusBar(left: [Span("Items", style: .init(attributes: .bold)), Span("  127.0.0.1:8080")],
 ///           right: [Span("⠋ 1 request  12/100")])
 ///     .draw(into: &buffer, in: buffer.bounds.split(bottom: 1).bottom)

@@ -22,10 +22,16 @@
 /// first screenful.
 ///
 /// ```swift
-/// var body = TextEditor(text: note.body)
+/// import TetherTerminal
+///
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+/// let rect = buffer.bounds.inset(by: 1)
+/// let key = Key.character("!")   // from TerminalSession.keys
+///
+/// var body = TextEditor(text: "Milk, eggs")
 /// _ = body.handle(key, visibleRows: rect.height, width: rect.width)
 /// body.draw(into: &buffer, in: rect, isFocused: true)
-/// save(body.text)
+/// print(body.text)   // "Milk, eggs!" to save
 /// ```
 ///
 /// A value type with no I/O. Positions are character indices (grapheme clusters). Complexity: editing is O(n) in

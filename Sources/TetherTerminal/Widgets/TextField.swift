@@ -15,8 +15,14 @@
 /// field means.
 ///
 /// ```swift
+/// import TetherTerminal
+///
+/// var buffer = ScreenBuffer(width: 80, height: 24)
+/// let row = buffer.bounds.split(top: 1).top
+/// let key = Key.enter   // from TerminalSession.keys
+///
 /// var search = TextField(placeholder: "Search items")
-/// if !search.handle(key), key == .enter { runSearch(search.text) }
+/// if !search.handle(key), key == .enter { print("search for", search.text) }
 /// search.draw(into: &buffer, in: row, style: .plain, isFocused: true)
 /// ```
 ///
