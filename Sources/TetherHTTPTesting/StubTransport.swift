@@ -2,8 +2,8 @@ public import Foundation
 import Synchronization
 public import TetherHTTP
 
-/// An ``HTTPTransport`` that answers from a closure or a script, and records every request it sees: for unit
-/// tests of code that uses ``HTTPClient``, without a server.
+/// An ``/TetherHTTP/HTTPTransport`` that answers from a closure or a script, and records every request it sees: for unit
+/// tests of code that uses ``/TetherHTTP/HTTPClient``, without a server.
 ///
 /// ```swift
 /// import Foundation
@@ -28,8 +28,8 @@ public final class StubTransport: HTTPTransport {
     /// Answers one request.
     public typealias Handler = @Sendable (TransportRequest) async throws -> StubResponse
 
-    /// Thrown by a scripted stub asked for more responses than its script has. It is a ``TransportMisuse``: the
-    /// client does not retry it, and the ``HTTPError``'s message is this description, not a network failure.
+    /// Thrown by a scripted stub asked for more responses than its script has. It is a ``/TetherHTTP/TransportMisuse``: the
+    /// client does not retry it, and the ``/TetherHTTP/HTTPError``'s message is this description, not a network failure.
     public struct Exhausted: TransportMisuse {
         public let request: String
         public var description: String { "StubTransport: no scripted response left for \(request)" }

@@ -25,7 +25,7 @@ import Synchronization
 /// ```
 ///
 /// Threading: the store and its states live on the main actor, where UIs read them; requests and decoding run
-/// on other tasks (``HTTPClient`` never decodes on its caller's actor).
+/// on other tasks (``/TetherHTTP/HTTPClient`` never decodes on its caller's actor).
 @MainActor
 public final class EntityStore {
     /// Settings of a store.

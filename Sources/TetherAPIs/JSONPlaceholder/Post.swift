@@ -15,7 +15,7 @@ public struct Post: RemoteEntity, Hashable {
         self.body = body
     }
 
-    /// A post to save with ``EntityStore/create(_:)``, under a temporary id until the server gives it one.
+    /// A post to save with ``/TetherStore/EntityStore/create(_:)``, under a temporary id until the server gives it one.
     public static func draft(userId: Int, title: String, body: String) -> Post {
         Post(userId: userId, id: temporaryID(), title: title, body: body)
     }

@@ -11,7 +11,7 @@ extension Query where Entity == Post {
     /// let feed = store.query(.posts(pageSize: 20))   // loadMore() for the next 20
     /// ```
     ///
-    /// The unfiltered list also shows posts created with ``EntityStore/create(_:)``.
+    /// The unfiltered list also shows posts created with ``/TetherStore/EntityStore/create(_:)``.
     public static func posts(userId: Int? = nil, pageSize: Int? = nil) -> Query<Post> {
         .list(Post.collectionPath, query: userId.map { [("userId", String($0))] } ?? [], pageSize: pageSize)
     }

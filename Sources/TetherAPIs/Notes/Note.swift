@@ -29,13 +29,13 @@ public struct Note: RemoteEntity, Hashable {
         self.updatedAt = updatedAt
     }
 
-    /// A new note for ``EntityStore/create(_:)``: a temporary id (lists show it at once, and it takes the
+    /// A new note for ``/TetherStore/EntityStore/create(_:)``: a temporary id (lists show it at once, and it takes the
     /// server's id when saved) and `updatedAt` set to `now`.
     public static func draft(title: String, body: String, now: Date = Date()) -> Note {
         Note(id: temporaryID(), title: title, body: body, updatedAt: timestamp(now))
     }
 
-    /// This note with a new title and/or body and `updatedAt` set to `now`, for ``EntityStore/update(_:)``.
+    /// This note with a new title and/or body and `updatedAt` set to `now`, for ``/TetherStore/EntityStore/update(_:)``.
     public func edited(title: String? = nil, body: String? = nil, now: Date = Date()) -> Note {
         Note(id: id, title: title ?? self.title, body: body ?? self.body, updatedAt: Self.timestamp(now))
     }

@@ -1,5 +1,5 @@
 extension Query where Entity == Note {
-    /// Every note, in one request; notes created with ``EntityStore/create(_:)`` show in it at once.
+    /// Every note, in one request; notes created with ``/TetherStore/EntityStore/create(_:)`` show in it at once.
     ///
     /// ```swift
     /// import Foundation

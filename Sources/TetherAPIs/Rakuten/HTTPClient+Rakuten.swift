@@ -6,7 +6,7 @@ extension HTTPClient {
 
     /// A client for the Rakuten Ichiba item search: every search carries `applicationID`, requests wait for
     /// Rakuten's limit of one per second, and error bodies become ``RakutenAPIError``s whose text is
-    /// ``HTTPError/message``.
+    /// ``/TetherHTTP/HTTPError/message``.
     ///
     /// ```swift
     /// import TetherAPIs
@@ -27,7 +27,7 @@ extension HTTPClient {
 }
 
 extension HTTPClient.Configuration {
-    /// Sets a configuration up for Rakuten at `host`: Rakuten's error bodies for ``apiErrorDecoder``, the
+    /// Sets a configuration up for Rakuten at `host`: Rakuten's error bodies for ``/TetherHTTP/HTTPClient/Configuration/apiErrorDecoder``, the
     /// ``RateLimit/rakuten`` limit for `host`, `applicationId` hidden from logs, and (unless `applicationID` is
     /// `nil`, for apps that add it themselves) an interceptor that adds `applicationId` to every request below
     /// `/services/api/`.

@@ -6,8 +6,8 @@ public import Foundation
 /// - The 2026 gateway: `{"errors": {"errorCode": 400, "errorMessage": "accessKey must be present …"}}`; the code
 ///   is then the number as a string (`"400"`).
 ///
-/// ``HTTPClient/rakuten(applicationID:baseURL:configure:)`` sets ``HTTPClient/Configuration/apiErrorDecoder``
-/// to decode it, so a failed search's ``HTTPError/message`` is Rakuten's own text:
+/// ``TetherHTTP/HTTPClient/rakuten(applicationID:baseURL:configure:)`` sets ``/TetherHTTP/HTTPClient/Configuration/apiErrorDecoder``
+/// to decode it, so a failed search's ``/TetherHTTP/HTTPError/message`` is Rakuten's own text:
 /// `"specify valid applicationId (400)"`.
 public struct RakutenAPIError: Error, Sendable, Hashable, Decodable, LocalizedError {
     /// The error code: `wrong_parameter`, `not_found`, `too_many_requests`, `system_error`,
@@ -21,7 +21,7 @@ public struct RakutenAPIError: Error, Sendable, Hashable, Decodable, LocalizedEr
         self.message = message
     }
 
-    /// The description, for ``HTTPError/message``.
+    /// The description, for ``/TetherHTTP/HTTPError/message``.
     public var errorDescription: String? { message }
 
     private enum CodingKeys: String, CodingKey {

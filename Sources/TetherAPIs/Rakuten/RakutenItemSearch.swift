@@ -3,7 +3,7 @@
 ///
 /// At least one of ``keyword``, ``shopCode``, ``itemCode`` or ``genreId`` is needed (else Rakuten answers 400 with
 /// its "essential parameter" message). The `applicationId` is not here: the client adds it to every request (see
-/// ``HTTPClient/Configuration/useRakuten(applicationID:host:)``), so it stays out of query keys and logs.
+/// ``TetherHTTP/HTTPClient/Configuration/useRakuten(applicationID:host:)``), so it stays out of query keys and logs.
 ///
 /// ```swift
 /// import TetherAPIs

@@ -14,13 +14,13 @@ import Synchronization
 /// cache.removeResponses(for: URL(string: "https://api.example.com/posts/1")!)
 /// ```
 ///
-/// The client consults it around each GET and HEAD: ``lookup(method:url:requestHeaders:now:)`` before sending
-/// (fresh: serve; stale: add the validators), ``store(_:method:requestHeaders:)`` after a full response,
-/// ``refresh(_:with:method:requestHeaders:requestTime:responseTime:)`` after a 304, and
-/// ``invalidate(afterResponseTo:url:status:headers:)`` after any other method.
+/// The client consults it around each GET and HEAD: `lookup(method:url:requestHeaders:now:)` before sending
+/// (fresh: serve; stale: add the validators), `store(_:method:requestHeaders:)` after a full response,
+/// `refresh(_:with:method:requestHeaders:requestTime:responseTime:)` after a 304, and
+/// `invalidate(afterResponseTo:url:status:headers:)` after any other method.
 ///
 /// What it implements: freshness from `max-age`, `Expires` with `Date`, `Age` and the request and response
-/// times (``Freshness``); `no-store`, `no-cache`, `must-revalidate` and `private` (stored: this is a private
+/// times (`Freshness`); `no-store`, `no-cache`, `must-revalidate` and `private` (stored: this is a private
 /// cache; `s-maxage` is ignored); `Vary`, with `Vary: *` never matching; `ETag`/`If-None-Match` and
 /// `Last-Modified`/`If-Modified-Since` validation with a 304 merging its header fields into the stored response;
 /// the request's `no-cache`, `no-store`, `max-age`, `min-fresh` and `max-stale`; invalidation by unsafe methods;

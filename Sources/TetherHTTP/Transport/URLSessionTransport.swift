@@ -11,7 +11,7 @@ import Synchronization
 /// does those itself, the same way on every platform).
 ///
 /// Every transfer is a data task whose callbacks run inline on the session's own work queue (an
-/// ``InlineOperationQueue`` is the session's delegate queue), where they resume the waiting task directly: one hand-off
+/// `InlineOperationQueue` is the session's delegate queue), where they resume the waiting task directly: one hand-off
 /// between threads per request, as few as URLSession's own `data(for:)`. Without progress to report, the task's
 /// completion handler gets the whole body and the size limit is checked on it. With progress, responses stream
 /// through the session delegate, so a body larger than the request's maximum size is stopped as soon as the limit is

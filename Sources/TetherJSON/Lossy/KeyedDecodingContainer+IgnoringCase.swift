@@ -1,7 +1,7 @@
 extension KeyedDecodingContainer {
     /// Decodes the value for `key`, or for the key whose spelling differs from it only in letter case.
     ///
-    /// The exact key wins. Without it, ``allKeys`` is searched for the one key equal to `key` ignoring case; when
+    /// The exact key wins. Without it, `allKeys` is searched for the one key equal to `key` ignoring case; when
     /// several match (`items` and `ITEMS`), that is `DecodingError.dataCorrupted`. As `allKeys` only lists keys
     /// that `Key` can represent, this finds other spellings only when `Key` accepts any string. With a synthesized
     /// `CodingKeys` enum it can't; use `Decoder.decode(_:forKeyIgnoringCase:)` from `init(from:)` instead.
@@ -27,7 +27,7 @@ extension KeyedDecodingContainer {
         return try decodeIfPresent(type, forKey: match)
     }
 
-    /// `key` when present, else the single key of ``allKeys`` equal to it ignoring case, else `nil`.
+    /// `key` when present, else the single key of `allKeys` equal to it ignoring case, else `nil`.
     fileprivate func matchingKey(ignoringCase key: Key) throws -> Key? {
         if contains(key) { return key }
         let wanted = key.stringValue.lowercased()

@@ -7,8 +7,8 @@ import TetherJSON
 /// images) and the built-in data set's photos (`photo-1`…`photo-<photoCount>`). Every picture is derived from its
 /// id alone, so it is the same on every run:
 /// - an item's is a JPEG (as Rakuten's are) of a product of its genre, a few simple shapes in a colour of its own
-///   (``ProductPictureRenderer``): a laptop, a mug, a camera, a sneaker…;
-/// - a photo's is a PNG of a gradient and a pattern (``ThumbnailRenderer``).
+///   (`ProductPictureRenderer`): a laptop, a mug, a camera, a sneaker…;
+/// - a photo's is a PNG of a gradient and a pattern (`ThumbnailRenderer`).
 ///
 /// - `_ex` defaults to `128x128`; each side is clamped to 16…1024 (the search results link 64×64 and 128×128, an
 ///   app's detail view asks for up to 600×600). A malformed `_ex` is 400 with a JSON error, an unknown id 404

@@ -13,7 +13,7 @@ import TetherJSON
 ///
 /// It answers every path below `/services/api/` and `/ichibams/api/` (an unknown API or version gets 404
 /// `not_found`) and returns `nil` for any other path. Checks run in this order: path, method, the access key (on
-/// the gateway's path), `applicationId`, rate limit, then the search parameters (see ``RakutenSearchQuery``), so
+/// the gateway's path), `applicationId`, rate limit, then the search parameters (see `RakutenSearchQuery`), so
 /// the first problem found is the one reported.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 /// A multi-line text input: a note's body.
 ///
-/// Keys (``handle(_:visibleRows:)``):
+/// Keys (``handle(_:visibleRows:width:)``):
 ///
 /// | key | effect |
 /// |---|---|
