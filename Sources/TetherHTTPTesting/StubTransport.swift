@@ -2,8 +2,8 @@ public import Foundation
 import Synchronization
 public import TetherHTTP
 
-/// An ``/TetherHTTP/HTTPTransport`` that answers from a closure or a script, and records every request it sees: for unit
-/// tests of code that uses ``/TetherHTTP/HTTPClient``, without a server.
+/// An ``/TetherHTTP/HTTPTransport`` that answers from a closure or a script, and records every request it sees: for
+/// unit tests of code that uses ``/TetherHTTP/HTTPClient``, without a server.
 ///
 /// ```swift
 /// import Foundation
@@ -14,7 +14,9 @@ public import TetherHTTP
 /// struct Note: Decodable, Sendable { var id: Int; var title: String }
 ///
 /// @Test func retriesA503() async throws {
-///     let stub = StubTransport(script: [.status(503, headers: ["Retry-After": "0"]), .json(#"{"id": 1, "title": "a"}"#)])
+///     let stub = StubTransport(script: [
+///         .status(503, headers: ["Retry-After": "0"]), .json(#"{"id": 1, "title": "a"}"#),
+///     ])
 ///     let client = HTTPClient(baseURL: URL(string: "https://api.example.com")!) { $0.transport = stub }
 ///     let note = try await client.send(Request<Note>(path: "/notes/1")).value   // retried once, then decoded
 ///     #expect(note.id == 1)
@@ -28,8 +30,9 @@ public final class StubTransport: HTTPTransport {
     /// Answers one request.
     public typealias Handler = @Sendable (TransportRequest) async throws -> StubResponse
 
-    /// Thrown by a scripted stub asked for more responses than its script has. It is a ``/TetherHTTP/TransportMisuse``: the
-    /// client does not retry it, and the ``/TetherHTTP/HTTPError``'s message is this description, not a network failure.
+    /// Thrown by a scripted stub asked for more responses than its script has. It is a ``/TetherHTTP/TransportMisuse``:
+    /// the client does not retry it, and the ``/TetherHTTP/HTTPError``'s message is this description, not a network
+    /// failure.
     public struct Exhausted: TransportMisuse {
         public let request: String
         public var description: String { "StubTransport: no scripted response left for \(request)" }

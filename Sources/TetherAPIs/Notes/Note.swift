@@ -35,7 +35,8 @@ public struct Note: RemoteEntity, Hashable {
         Note(id: temporaryID(), title: title, body: body, updatedAt: timestamp(now))
     }
 
-    /// This note with a new title and/or body and `updatedAt` set to `now`, for ``/TetherStore/EntityStore/update(_:)``.
+    /// This note with a new title and/or body and `updatedAt` set to `now`, for
+    /// ``/TetherStore/EntityStore/update(_:)``.
     public func edited(title: String? = nil, body: String? = nil, now: Date = Date()) -> Note {
         Note(id: id, title: title ?? self.title, body: body ?? self.body, updatedAt: Self.timestamp(now))
     }

@@ -27,10 +27,10 @@ extension HTTPClient {
 }
 
 extension HTTPClient.Configuration {
-    /// Sets a configuration up for Rakuten at `host`: Rakuten's error bodies for ``/TetherHTTP/HTTPClient/Configuration/apiErrorDecoder``, the
-    /// ``RateLimit/rakuten`` limit for `host`, `applicationId` hidden from logs, and (unless `applicationID` is
-    /// `nil`, for apps that add it themselves) an interceptor that adds `applicationId` to every request below
-    /// `/services/api/`.
+    /// Sets a configuration up for Rakuten at `host`: Rakuten's error bodies for
+    /// ``/TetherHTTP/HTTPClient/Configuration/apiErrorDecoder``, the ``RateLimit/rakuten`` limit for `host`,
+    /// `applicationId` hidden from logs, and (unless `applicationID` is `nil`, for apps that add it themselves) an
+    /// interceptor that adds `applicationId` to every request below `/services/api/`.
     public mutating func useRakuten(applicationID: String?, host: String = "app.rakuten.co.jp") {
         apiErrorDecoder = .json(RakutenAPIError.self)
         rateLimits[host.lowercased()] = .rakuten

@@ -12,9 +12,10 @@ extension Query where Entity == RakutenItem {
     /// results.skippedItems          // items Rakuten sent that could not be read, left out
     /// ```
     ///
-    /// The store's client must be configured for Rakuten (``TetherHTTP/HTTPClient/rakuten(applicationID:baseURL:configure:)``):
-    /// it adds the application id, waits for the 1 request/second limit, and reads Rakuten's error bodies into
-    /// ``/TetherHTTP/HTTPError/message``. Results stay fresh for `staleTime`: Rakuten asks clients not to repeat a URL quickly.
+    /// The store's client must be configured for Rakuten
+    /// (``TetherHTTP/HTTPClient/rakuten(applicationID:baseURL:configure:)``): it adds the application id, waits for the
+    /// 1 request/second limit, and reads Rakuten's error bodies into ``/TetherHTTP/HTTPError/message``. Results stay
+    /// fresh for `staleTime`: Rakuten asks clients not to repeat a URL quickly.
     public static func itemSearch(
         _ search: RakutenItemSearch, staleTime: Duration = .seconds(60), cacheTime: Duration = .seconds(300)
     ) -> Query<RakutenItem> {

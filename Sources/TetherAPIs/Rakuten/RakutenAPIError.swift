@@ -6,9 +6,9 @@ public import Foundation
 /// - The 2026 gateway: `{"errors": {"errorCode": 400, "errorMessage": "accessKey must be present …"}}`; the code
 ///   is then the number as a string (`"400"`).
 ///
-/// ``TetherHTTP/HTTPClient/rakuten(applicationID:baseURL:configure:)`` sets ``/TetherHTTP/HTTPClient/Configuration/apiErrorDecoder``
-/// to decode it, so a failed search's ``/TetherHTTP/HTTPError/message`` is Rakuten's own text:
-/// `"specify valid applicationId (400)"`.
+/// ``TetherHTTP/HTTPClient/rakuten(applicationID:baseURL:configure:)`` sets
+/// ``/TetherHTTP/HTTPClient/Configuration/apiErrorDecoder`` to decode it, so a failed search's
+/// ``/TetherHTTP/HTTPError/message`` is Rakuten's own text: `"specify valid applicationId (400)"`.
 public struct RakutenAPIError: Error, Sendable, Hashable, Decodable, LocalizedError {
     /// The error code: `wrong_parameter`, `not_found`, `too_many_requests`, `system_error`,
     /// `service_unavailable`, or the gateway's status number.

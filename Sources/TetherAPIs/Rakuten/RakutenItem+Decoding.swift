@@ -10,8 +10,8 @@ extension RakutenItem {
     /// Decodes an item of either format version (the `{"Item": …}` wrapper of version 1 is removed by
     /// ``RakutenSearchResponse``).
     ///
-    /// Every scalar is read with TetherJSON's ``/TetherJSON/Flexible`` rules (a number or a string holding one; `0`/`1` for
-    /// Booleans), times with ``/TetherJSON/EmptyAsNil`` (`""` is `nil`), and the image lists lossily, as strings or
+    /// Every scalar is read with TetherJSON's ``/TetherJSON/Flexible`` rules (a number or a string holding one; `0`/`1`
+    /// for Booleans), times with ``/TetherJSON/EmptyAsNil`` (`""` is `nil`), and the image lists lossily, as strings or
     /// `{"imageUrl": …}` objects. A missing field takes its empty default; a missing `itemCode` is
     /// `DecodingError.keyNotFound`.
     public init(from decoder: any Decoder) throws {

@@ -21,8 +21,8 @@ public import Foundation
 /// ```
 public struct RakutenItem: RemoteEntity, Hashable {
     /// Rakuten has no REST collection of items: they come only from searches
-    /// (``TetherStore/Query/itemSearch(_:staleTime:cacheTime:)``), so don't ask the store to load, write or delete one. The
-    /// path only names the API.
+    /// (``TetherStore/Query/itemSearch(_:staleTime:cacheTime:)``), so don't ask the store to load, write or delete one.
+    /// The path only names the API.
     public static let collectionPath = "/services/api/IchibaItem"
 
     /// The item code, `"<shopCode>:<number>"`.

@@ -3,7 +3,8 @@
 /// ```swift
 /// @testable import TetherCLI
 ///
-/// let arguments = try ArgumentReader(["--compact", "data.json"], flags: ["--compact", "--sort-keys"], command: "tether json")
+/// let arguments = try ArgumentReader(
+///     ["--compact", "data.json"], flags: ["--compact", "--sort-keys"], command: "tether json")
 /// arguments.flag("--compact")        // true
 /// let file = arguments.positionals   // ["data.json"]
 /// ```

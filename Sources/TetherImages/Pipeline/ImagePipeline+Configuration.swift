@@ -13,8 +13,8 @@ extension ImagePipeline {
     /// }
     /// ```
     public struct Configuration: Sendable {
-        /// The client the original bytes are downloaded with. Its ``/TetherHTTP/HTTPClient/Configuration/cache`` keeps them
-        /// (in memory and on disk when it has a directory) with HTTP freshness and validators honoured, so a
+        /// The client the original bytes are downloaded with. Its ``/TetherHTTP/HTTPClient/Configuration/cache`` keeps
+        /// them (in memory and on disk when it has a directory) with HTTP freshness and validators honoured, so a
         /// second pipeline or a second run revalidates instead of downloading again. `nil` (the default) makes a
         /// client with an in-memory `HTTPCache` of 32 MiB.
         public var client: HTTPClient?

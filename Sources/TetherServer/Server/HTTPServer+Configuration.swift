@@ -26,8 +26,8 @@ extension HTTPServer {
         public var accessLog: (@Sendable (String) -> Void)?
         /// Random faults to inject; ``FaultConfiguration/none`` by default.
         public var faults: FaultConfiguration
-        /// How many bytes of a streamed body (``/TetherHTTP1/HTTPResponse/Body/stream(_:)``) may wait for a client that reads
-        /// slowly: while more than this is pulled from the stream and not yet handed to the socket, the server
+        /// How many bytes of a streamed body (``/TetherHTTP1/HTTPResponse/Body/stream(_:)``) may wait for a client that
+        /// reads slowly: while more than this is pulled from the stream and not yet handed to the socket, the server
         /// stops pulling. 1 MiB by default (at least one chunk is always taken). What the stream buffers itself is
         /// up to its producer: `AsyncStream(unfolding:)`, or a `bufferingPolicy`, keeps a producer from running
         /// ahead of the pulls.

@@ -65,7 +65,8 @@ public struct ScreenBuffer: Sendable, Equatable {
     ///
     /// Control characters (tabs, newlines) are drawn as spaces; lay text out into lines first with
     /// ``TextLayout``. Characters that would cross the limit are not drawn, and a two-column character that does
-    /// not fit leaves a space. Nothing is truncated with an ellipsis here; see ``TextLayout/truncate(_:toColumns:ellipsis:)-(String,_,_)``.
+    /// not fit leaves a space. Nothing is truncated with an ellipsis here; see
+    /// ``TextLayout/truncate(_:toColumns:ellipsis:)-(String,_,_)``.
     ///
     /// Complexity: O(n) in the length of `text`. ASCII and common CJK text are read from its UTF-8 bytes without
     /// splitting it into characters; other clusters take the full grapheme rules.

@@ -17,7 +17,8 @@
 /// import TetherTerminal
 ///
 /// let session = try TerminalSession()
-/// var renderer = ScreenRenderer(colorMode: .detect(environment: ProcessInfo.processInfo.environment, isTerminal: true))
+/// let environment = ProcessInfo.processInfo.environment
+/// var renderer = ScreenRenderer(colorMode: .detect(environment: environment, isTerminal: true))
 /// var frame = ScreenBuffer(width: session.size.width, height: session.size.height)
 /// frame.draw("Hello", x: 0, y: 0)
 /// try session.write(renderer.render(frame))   // after every change

@@ -2,8 +2,8 @@
     import Foundation
     import TetherIO
 
-    /// A transport of Tether's own: HTTP/1.1 over non-blocking sockets on a TetherIO ``/TetherIO/EventLoop``, with a pool of
-    /// keep-alive connections per origin.
+    /// A transport of Tether's own: HTTP/1.1 over non-blocking sockets on a TetherIO ``/TetherIO/EventLoop``, with a
+    /// pool of keep-alive connections per origin.
     ///
     /// ```swift
     /// import Foundation
