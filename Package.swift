@@ -7,7 +7,7 @@
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
 // - TetherIO: non-blocking I/O on Linux (an epoll event loop, TCP channels, timers, connecting with DNS and
 //   both address families), shaped like SwiftNIO's seams; what the native client transport runs on. CEpoll: the
-//   Linux headers for epoll and eventfd.
+//   Linux headers for epoll and eventfd. COpenSSL: the system OpenSSL 3 (libssl, libcrypto), for TLS.
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
 // - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits), persisted to
@@ -43,7 +43,10 @@ let package = Package(
         .target(name: "TetherJSON"),
         .target(name: "TetherHTTP1"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .target(name: "TetherIO", dependencies: ["CEpoll"]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .target(name: "TetherIO", dependencies: ["CEpoll", "COpenSSL"]),
         .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib"]),
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
