@@ -61,7 +61,7 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG"]),
-        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib", "CJPEG"]),
+        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "CJPEG"]),
         .target(name: "TetherTerminal"),
         .target(
             name: "TetherCLI",
@@ -81,7 +81,9 @@ let package = Package(
         .testTarget(name: "TetherIOTests", dependencies: ["TetherIO", "TetherServer", "TetherHTTP1"]),
         .testTarget(
             name: "TetherHTTPTests",
-            dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "CZlib"]),
+            dependencies: [
+                "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
+            ]),
         .testTarget(
             name: "TetherStoreTests",
             dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite"]),

@@ -52,7 +52,8 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts accepting; returns the port (the chosen one when the configuration says `0`).
     ///
     /// - Throws: ``ServerError``: `addressInUse`, `invalidHost`, `invalidPort`, `bindFailed`, `socketFailed`,
-    ///   or `invalidState` when the server was started before.
+    ///   `invalidTLSIdentity` for a ``Configuration/tls`` certificate or key that cannot be used, or `invalidState`
+    ///   when the server was started before.
     @discardableResult
     public func start() async throws(ServerError) -> Int {
         try state.withLock { (state) throws(ServerError) -> Int in
