@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "TetherCLI",
             dependencies: [
-                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal",
+                "TetherJSON", "TetherHTTP", "TetherIO", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal",
                 "TetherImages",
             ]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),

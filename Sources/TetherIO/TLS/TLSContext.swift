@@ -82,6 +82,12 @@
                         + IOError.openSSLReason("no PEM certificate in it") + ".")
             }
             guard SSL_CTX_use_PrivateKey_file(context, privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
+                if ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH {
+                    ERR_clear_error()
+                    throw IOError(
+                        .tlsConfiguration,
+                        "The private key in \(privateKeyFile) does not match the certificate in \(certificateFile).")
+                }
                 throw IOError(
                     .tlsConfiguration,
                     "Cannot use the private key in \(privateKeyFile): " + IOError.openSSLReason("no PEM key in it")

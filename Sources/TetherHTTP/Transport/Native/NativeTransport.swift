@@ -88,8 +88,9 @@
             _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
         ) async throws -> TransportResponse {
             try Task.checkCancellation()
+            // Made before the exchange, whose clock starts with it: the first https request reads the trust store.
+            let tls = request.url.scheme?.lowercased() == "https" ? try makeTLSContext() : nil
             let exchange = try NativeExchange(request: request, progress: progress, configuration: configuration)
-            let tls = exchange.isTLS ? try makeTLSContext() : nil
             let pools = self.pools
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
