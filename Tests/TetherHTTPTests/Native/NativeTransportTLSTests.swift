@@ -181,6 +181,42 @@
             #expect(ioError(error)?.code == .tlsHandshakeTimeout)
         }
 
+        @Test func requestDeadlineAndCancellationDuringTheHandshakeCloseTheConnection() async throws {
+            let listener = try LoopbackListener()  // The handshake never gets an answer.
+            defer { listener.close() }
+            let url = URL(string: "https://127.0.0.1:\(listener.port)")!
+            let transport = transport { $0.tlsHandshakeTimeout = .seconds(60) }
+            let client = client(url, transport)
+            var request = Request<Data>(path: "/")
+            request.timeout = .milliseconds(150)
+            let timedOut = await #expect(throws: HTTPError.self) { try await client.send(request) }
+            if case .timeout = timedOut?.kind {} else { Issue.record("not a timeout: \(String(describing: timedOut))") }
+            #expect(await eventually { await transport.openConnections().isEmpty })
+
+            let task = Task { try await client.send(Request<Data>(path: "/")) }
+            #expect(await eventually { await transport.openConnections().values.reduce(0, +) == 1 })
+            task.cancel()
+            let cancelled = await #expect(throws: HTTPError.self) { try await task.value }
+            #expect(cancelled?.isCancellation == true)
+            #expect(await eventually { await transport.openConnections().isEmpty })
+        }
+
+        @Test func largeBodiesCrossManyRecordsBothWays() async throws {
+            try await withHTTPS { baseURL, certificates in
+                let client = client(baseURL, trusting(certificates.localhost))
+                let title = String(repeating: "0123456789abcdef", count: 40_000)  // 640 KB, 40 records and more.
+                let created = try await client.send(
+                    Request<Post>(path: "/posts", method: .post, body: .json(Post(title: title))))
+                #expect(created.value.title == title)
+                let id = try #require(created.value.id)
+                let fetched = try await client.send(Request<Post>(path: "/posts/\(id)"))
+                #expect(fetched.value.title == title)
+                #expect(fetched.metrics.transfer?.reusedConnection == true)
+                let list = try await client.send(Request<Data>(path: "/posts"))
+                #expect(list.data.count > title.utf8.count)
+            }
+        }
+
         @Test func unreadableTrustFileIsAConfigurationError() async throws {
             try await withHTTPS { baseURL, certificates in
                 let broken = transport {
