@@ -28,10 +28,5 @@ static inline int copenssl_set_server_name(SSL *ssl, const char *name) {
 static inline void copenssl_bio_set_mem_eof_return(BIO *bio, int value) {
     (void)BIO_set_mem_eof_return(bio, value);
 }
-
-/// SSL_CTX_set_mode.
-static inline long copenssl_ctx_set_mode(SSL_CTX *ctx, long mode) {
-    return SSL_CTX_set_mode(ctx, mode);
-}
 #endif
 #endif

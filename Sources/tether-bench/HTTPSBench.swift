@@ -15,9 +15,10 @@
         /// The server is a ``HTTPServer`` with TLS in this process, its certificate made with the `openssl` command
         /// (an EC P-256 key, trusted by both contenders). curl's CPU is its child-process time
         /// (`RUSAGE_CHILDREN`) with the same command fetching one URL subtracted (its start-up). The native side's
-        /// is this process's CPU time minus the server's share, which is measured while curl runs (the process's
-        /// CPU time then, minus that of the one-URL run): both contenders make the server do the same work. Each
-        /// figure is the median of 5 runs.
+        /// is this process's CPU time minus the server's share, which is measured while curl runs right after it
+        /// (the process's CPU time then, minus that of the one-URL run): both contenders make the server do the
+        /// same work. Each figure is the median of 9 runs; the ratio is the median of the per-run ratios. On a
+        /// machine shared with other work the sequential case varies by tens of percent from run to run.
         static func compareHTTPS(quick: Bool) async throws {
             let openssl = "/usr/bin/openssl"
             let curl = "/usr/bin/curl"
@@ -88,7 +89,7 @@
                 var wallRuns: [Double] = []
                 var curlRuns: [Double] = []
                 var serverRuns: [Double] = []
-                for _ in 0..<5 {
+                for _ in 0..<9 {
                     let (cpu, wall) = try await nativeCPU(item.request, count: item.count)
                     nativeRuns.append(cpu)
                     wallRuns.append(wall)
@@ -100,20 +101,23 @@
                     curlRuns.append((many.child - one.child) * 1e6 / Double(item.count))
                     serverRuns.append((many.process - one.process) * 1e6 / Double(item.count))
                 }
-                let server = curlRuns.isEmpty ? 0 : percentile(serverRuns, 0.5)
-                let client = percentile(nativeRuns, 0.5) - server
                 Bench.note(
                     "# \(item.name): native process CPU µs/request \(nativeRuns.map { Bench.format($0, 0) }),"
                         + " wall \(wallRuns.map { Bench.format($0, 0) }); server's share \(serverRuns.map { Bench.format($0, 0) });"
                         + " curl \(curlRuns.map { Bench.format($0, 0) })")
                 guard !curlRuns.isEmpty else {
-                    Bench.emit("http \(item.name) native \(Bench.format(client, 1)) us -")
+                    Bench.emit("http \(item.name) native \(Bench.format(percentile(nativeRuns, 0.5), 1)) us -")
                     continue
                 }
+                // Each run's native side minus the server's share in the same run, and its ratio to curl's run: the
+                // median of the per-run ratios, as load that changes between runs cancels within one.
+                let clientRuns = zip(nativeRuns, serverRuns).map { $0 - $1 }
+                let ratios = zip(clientRuns, curlRuns).map { $0 / $1 }
                 let curlCPU = percentile(curlRuns, 0.5)
                 Bench.emit("http \(item.name) curl \(Bench.format(curlCPU, 1)) us 1.000")
                 Bench.emit(
-                    "http \(item.name) native \(Bench.format(client, 1)) us \(Bench.format(client / curlCPU, 3))")
+                    "http \(item.name) native \(Bench.format(percentile(clientRuns, 0.5), 1)) us"
+                        + " \(Bench.format(percentile(ratios, 0.5), 3))")
             }
         }
 

@@ -113,8 +113,6 @@
             guard copenssl_ctx_set_min_proto_version(context, TLS1_2_VERSION) == 1 else {
                 throw IOError(.tlsConfiguration, "OpenSSL refused TLS 1.2 as the lowest version.")
             }
-            // A write of a whole buffer at a time, and buffers given back while idle.
-            _ = copenssl_ctx_set_mode(context, Int(SSL_MODE_RELEASE_BUFFERS))
             var wire: [UInt8] = []
             for name in protocols where !name.isEmpty && name.utf8.count < 256 {
                 wire.append(UInt8(name.utf8.count))
