@@ -6,8 +6,9 @@
 // - TetherJSON: the JSON value, parser, writer, Codable decoder and encoder, lossy helpers.
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
 // - TetherIO: non-blocking I/O on Linux (an epoll event loop, TCP channels, timers, connecting with DNS and
-//   both address families), shaped like SwiftNIO's seams; what the native client transport runs on. CEpoll: the
-//   Linux headers for epoll and eventfd. COpenSSL: the system OpenSSL 3 (libssl, libcrypto), for TLS.
+//   both address families, TLS on OpenSSL), shaped like SwiftNIO's seams; what the native client transport runs
+//   on, and the server's HTTPS. CEpoll: the Linux headers for epoll and eventfd. COpenSSL: the system OpenSSL 3
+//   (libssl, libcrypto), for TLS.
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
 // - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits), persisted to
