@@ -157,6 +157,7 @@ extension HTTPError {
         if let urlError = error as? URLError {
             return "URLError \(urlError.code.rawValue)"
         }
+        if let ioError = error as? IOError { return "IOError \(ioError.code)" }
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain { return "URLError \(nsError.code)" }
         return "\(type(of: error))"

@@ -102,6 +102,7 @@
                 #expect(ioError(error)?.code == .certificateUntrusted)
                 #expect(error?.attempts == 1)
                 #expect(error?.message == "The server's certificate was not accepted.")
+                #expect(error?.description.hasSuffix("transport error: IOError certificateUntrusted") == true)
             }
         }
 
