@@ -16,8 +16,7 @@
             serving: KeyPath<TestCertificates, TestCertificates.Identity> = \.localhost,
             _ body: (String, TestCertificates) async throws -> Void
         ) async throws {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
+            let certificates = try await TestCertificates.shared()
             let identity = certificates[keyPath: serving]
             var options = TetherServerApp.Options(writes: .inMemory, rakutenRateLimit: false)
             options.tls = .init(certificateFile: identity.certificate, privateKeyFile: identity.key)
@@ -99,19 +98,17 @@
             #expect(result.stderr.hasPrefix("tether: ") && result.stderr.filter { $0 == "\n" }.count == 1)
         }
 
-        @Test func serveNamesTheMissingFile() throws {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
+        @Test func serveNamesTheMissingFile() async throws {
+            let certificates = try await TestCertificates.shared()
             let missing = certificates.directory.appendingPathComponent("missing-key.pem").path
             let result = tether("serve", "--tls-cert", certificates.localhost.certificate, "--tls-key", missing)
             #expect(result.status == 2)
             #expect(result.stderr.hasPrefix("tether: cannot read the TLS key file '\(missing)': no such file"))
         }
 
-        @Test func serveRefusesAKeyOfAnotherCertificate() throws {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
-            let result = tether(
+        @Test func serveRefusesAKeyOfAnotherCertificate() async throws {
+            let certificates = try await TestCertificates.shared()
+            let result = await tetherOnThread(
                 "serve", "--port", "0", "--in-memory", "--tls-cert", certificates.localhost.certificate, "--tls-key",
                 certificates.otherHost.key)
             #expect(result.status == 1)
@@ -119,8 +116,7 @@
         }
 
         @Test func serveStartsHTTPSOnAnEphemeralPort() async throws {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
+            let certificates = try await TestCertificates.shared()
             let options = try #require(
                 try ServeCommand.parse([
                     "--port", "0", "--in-memory", "--tls-cert", certificates.localhost.certificate, "--tls-key",

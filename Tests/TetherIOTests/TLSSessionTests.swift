@@ -44,18 +44,16 @@
         func clientError(
             serving serverIdentity: (TestCertificates) -> TestCertificates.Identity? = { _ in nil },
             host: String = "localhost", configure: (TestCertificates, inout TLSClientConfiguration) -> Void
-        ) throws -> IOError? {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
+        ) async throws -> IOError? {
+            let certificates = try await TestCertificates.shared()
             let (client, server) = try sessions(
                 certificates, serverIdentity: serverIdentity(certificates), host: host
             ) { configure(certificates, &$0) }
             return handshake(client, server).client
         }
 
-        @Test func trustedCertificateFileCompletesAndCarriesBytesBothWays() throws {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
+        @Test func trustedCertificateFileCompletesAndCarriesBytesBothWays() async throws {
+            let certificates = try await TestCertificates.shared()
             let (client, server) = try sessions(certificates) {
                 $0.additionalTrustedCertificateFiles = [certificates.localhost.certificate]
             }
@@ -80,23 +78,23 @@
             #expect(try client.read(into: buffer) == .closed)
         }
 
-        @Test func trustedPEMTextAndIPAddressesWork() throws {
-            let error = try clientError(host: "127.0.0.1") { certificates, configuration in
+        @Test func trustedPEMTextAndIPAddressesWork() async throws {
+            let error = try await clientError(host: "127.0.0.1") { certificates, configuration in
                 let pem = FileManager.default.contents(atPath: certificates.localhost.certificate)!
                 configuration.additionalTrustedCertificates = [[UInt8](pem)]
             }
             #expect(error == nil)
         }
 
-        @Test func unknownIssuerIsUntrusted() throws {
-            let error = try clientError { _, _ in }
+        @Test func unknownIssuerIsUntrusted() async throws {
+            let error = try await clientError { _, _ in }
             #expect(error?.code == .certificateUntrusted)
             #expect(error?.isCertificateFailure == true)
             #expect(error?.message.contains("localhost") == true)
         }
 
-        @Test func certificateForAnotherHostIsAHostMismatch() throws {
-            let error = try clientError(
+        @Test func certificateForAnotherHostIsAHostMismatch() async throws {
+            let error = try await clientError(
                 serving: { $0.otherHost },
                 configure: { certificates, configuration in
                     configuration.additionalTrustedCertificateFiles = [certificates.otherHost.certificate]
@@ -104,15 +102,15 @@
             #expect(error?.code == .certificateHostMismatch)
         }
 
-        @Test func wrongAddressIsAHostMismatch() throws {
-            let error = try clientError(host: "127.0.0.2") { certificates, configuration in
+        @Test func wrongAddressIsAHostMismatch() async throws {
+            let error = try await clientError(host: "127.0.0.2") { certificates, configuration in
                 configuration.additionalTrustedCertificateFiles = [certificates.localhost.certificate]
             }
             #expect(error?.code == .certificateHostMismatch)
         }
 
-        @Test func expiredCertificateIsExpired() throws {
-            let error = try clientError(
+        @Test func expiredCertificateIsExpired() async throws {
+            let error = try await clientError(
                 serving: { $0.expired },
                 configure: { certificates, configuration in
                     configuration.additionalTrustedCertificateFiles = [certificates.expired.certificate]
@@ -120,26 +118,26 @@
             #expect(error?.code == .certificateExpired)
         }
 
-        @Test func pinsMatchOrFail() throws {
-            let matching = try clientError { certificates, configuration in
+        @Test func pinsMatchOrFail() async throws {
+            let matching = try await clientError { certificates, configuration in
                 configuration.additionalTrustedCertificateFiles = [certificates.localhost.certificate]
                 configuration.pinnedPublicKeys = [certificates.otherHost.pin, certificates.localhost.pin]
             }
             #expect(matching == nil)
-            let mismatch = try clientError { certificates, configuration in
+            let mismatch = try await clientError { certificates, configuration in
                 configuration.additionalTrustedCertificateFiles = [certificates.localhost.certificate]
                 configuration.pinnedPublicKeys = [certificates.otherHost.pin]
             }
             #expect(mismatch?.code == .certificatePinMismatch)
-            let insecureButPinned = try clientError { certificates, configuration in
+            let insecureButPinned = try await clientError { certificates, configuration in
                 configuration.verifiesCertificates = false
                 configuration.pinnedPublicKeys = [certificates.otherHost.pin]
             }
             #expect(insecureButPinned?.code == .certificatePinMismatch)
         }
 
-        @Test func insecureAcceptsAnyCertificate() throws {
-            let error = try clientError(
+        @Test func insecureAcceptsAnyCertificate() async throws {
+            let error = try await clientError(
                 serving: { $0.expired }, host: "wrong.example",
                 configure: { _, configuration in
                     configuration.verifiesCertificates = false
@@ -147,9 +145,8 @@
             #expect(error == nil)
         }
 
-        @Test func badSettingsAreConfigurationErrors() throws {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
+        @Test func badSettingsAreConfigurationErrors() async throws {
+            let certificates = try await TestCertificates.shared()
             var configuration = TLSClientConfiguration()
             configuration.pinnedPublicKeys = ["sha256//tooShort="]
             #expect(throws: IOError.self) { try TLSContext(client: configuration) }

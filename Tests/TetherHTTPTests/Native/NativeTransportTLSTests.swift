@@ -22,8 +22,7 @@
             serving: KeyPath<TestCertificates, TestCertificates.Identity> = \.localhost,
             _ body: (URL, TestCertificates) async throws -> Value
         ) async throws -> Value {
-            let certificates = try TestCertificates()
-            defer { certificates.remove() }
+            let certificates = try await TestCertificates.shared()
             let identity = certificates[keyPath: serving]
             var configuration = HTTPServer.Configuration(shutdownGracePeriod: .milliseconds(200))
             configuration.tls = .init(certificateFile: identity.certificate, privateKeyFile: identity.key)
