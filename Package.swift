@@ -90,7 +90,9 @@ let package = Package(
             dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite"]),
         .testTarget(
             name: "TetherAPIsTests",
-            dependencies: ["TetherAPIs", "TetherStore", "TetherServer", "TetherJSON", "TetherHTTP1"]),
+            dependencies: [
+                "TetherAPIs", "TetherStore", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherHTTPTesting",
+            ]),
         .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherTerminal"]),
         .testTarget(

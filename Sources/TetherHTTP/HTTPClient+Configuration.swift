@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import TetherJSON
 
 extension HTTPClient {
@@ -51,29 +51,13 @@ extension HTTPClient {
         public var redactedQueryItems: Set<String> = [
             "applicationId", "accessKey", "affiliateId", "access_token", "api_key", "apiKey", "token", "secret",
         ]
-        /// Decodes an API's error body (such as Rakuten's `{"error", "error_description"}`) for
-        /// ``HTTPError/StatusFailure/apiError``.
-        public var apiErrorDecoder: APIErrorDecoder?
+        /// Decodes an API's error body for ``HTTPError/StatusFailure/apiError``, so that ``HTTPError/message``
+        /// shows the server's own words. The default, ``APIErrorDecoder/standard``, reads RFC 9457 problem
+        /// details and the common JSON shapes into an ``APIProblem``; `nil` decodes nothing.
+        public var apiErrorDecoder: APIErrorDecoder? = .standard
         /// The transport; `nil` (the default) for a ``URLSessionTransport``.
         public var transport: (any HTTPTransport)?
 
         public init() {}
-    }
-}
-
-/// Turns an error body into an error value for ``HTTPError/StatusFailure/apiError``.
-public struct APIErrorDecoder: Sendable {
-    let decode: @Sendable (HTTPStatus, HTTPHeaders, Data) -> (any Error)?
-
-    /// A decoder from a closure; return `nil` when the body is not an API error.
-    public init(_ decode: @escaping @Sendable (HTTPStatus, HTTPHeaders, Data) -> (any Error)?) {
-        self.decode = decode
-    }
-
-    /// Decodes bodies as JSON into `type`; bodies that do not decode give no API error.
-    ///
-    /// Give `type` a `LocalizedError` conformance and ``HTTPError/message`` shows its `errorDescription`.
-    public static func json<APIError: Decodable & Error>(_ type: APIError.Type) -> APIErrorDecoder {
-        APIErrorDecoder { _, _, body in try? TetherJSONDecoder().decode(APIError.self, from: body) }
     }
 }

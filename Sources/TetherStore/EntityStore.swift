@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A normalized, observable store of REST entities: each entity once, by type and id, shared by every query and
 /// detail view, with optimistic edits that roll back when the server refuses them.
@@ -173,9 +174,18 @@ public final class EntityStore {
     }
 
     /// The name a type's rows and outbox entries carry in the database.
+    ///
+    /// `String(reflecting:)` walks the type's metadata (about 20 µs); the names are kept once made.
     nonisolated static func typeName<Entity>(_ type: Entity.Type) -> String {
-        String(reflecting: type)
+        let key = ObjectIdentifier(type)
+        if let name = typeNames.withLock({ $0[key] }) { return name }
+        let name = String(reflecting: type)
+        typeNames.withLock { $0[key] = name }
+        return name
     }
+
+    /// ``typeName(_:)``'s names, by type.
+    private nonisolated static let typeNames = Mutex<[ObjectIdentifier: String]>([:])
 
     /// The number of entities of `type` in the store.
     public func count<Entity: RemoteEntity>(of type: Entity.Type) -> Int {

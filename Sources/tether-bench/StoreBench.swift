@@ -41,6 +41,11 @@ enum StoreBench {
         let bytes = generator.response(items: count)
         Bench.note("# store: a \(count)-item Rakuten page, \(bytes.count / 1024) KiB")
         let decoder = TetherJSONDecoder()
+        if ProcessInfo.processInfo.environment["TETHER_BENCH_STORE_CASE"] != nil {
+            // Profiling one case of the database and the outbox (see StorePersistenceBench).
+            let disk = await StorePersistenceBench.measure(options, page: Data(bytes), count: count)
+            return disk.pass ? 0 : 1
+        }
 
         // 1. Ingest.
         let budget =

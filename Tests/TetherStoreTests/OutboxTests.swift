@@ -285,9 +285,9 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
             }
             #expect(old.queue.read { $0.userVersion } == 1)
         }
-        #expect(StoreSchema.migrator.latestVersion == 2)
+        #expect(StoreSchema.migrator.latestVersion == 3)
         let current = try StoreDatabase(url: url)
-        #expect(current.queue.read { $0.userVersion } == 2)
+        #expect(current.queue.read { $0.userVersion } == 3)
         let query = try #require(try await current.loadQuery(type: "Note", key: "/notes"))
         #expect(query.ids == ["1"])
         #expect(query.entities["1"]?.value.map { String(decoding: $0, as: UTF8.self) }?.contains("old") == true)
@@ -296,6 +296,39 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
                 entityType: "Note", entityID: "1", collectionPath: "/notes", kind: .update, method: "PATCH",
                 value: Data(#"{"id":1,"title":"new","body":""}"#.utf8)))
         #expect(try await current.outboxEntries().map(\.id) == [entry.id])
+    }
+
+    @Test func theOutboxMigratesFromVersionTwoKeepingItsWaitingWrites() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tether-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("v2.sqlite")
+        let second = DatabaseMigrator(migrations: Array(StoreSchema.migrator.migrations.prefix(2)))
+        var saved: [OutboxEntry] = []
+        do {
+            let old = try StoreDatabase(url: url, migrator: second)
+            #expect(old.queue.read { $0.userVersion } == 2)
+            for index in 1...3 {
+                saved.append(
+                    try await old.enqueue(
+                        OutboxDraft(
+                            entityType: "Note", entityID: String(index), collectionPath: "/notes", kind: .update,
+                            method: "PATCH", value: Data(#"{"id":\#(index),"title":"edit \#(index)"}"#.utf8),
+                            headers: ["X-Trace": "t\(index)"])))
+            }
+        }
+        let current = try StoreDatabase(url: url)
+        #expect(current.queue.read { $0.userVersion } == 3)
+        let entries = try await current.outboxEntries()
+        #expect(entries.map(\.id) == saved.map(\.id))
+        #expect(entries.map(\.idempotencyKey) == saved.map(\.idempotencyKey))
+        #expect(entries.map(\.value) == saved.map(\.value))
+        // Still in order per entity after the migration, and a new write goes after them.
+        let later = try await current.enqueue(
+            OutboxDraft(
+                entityType: "Note", entityID: "2", collectionPath: "/notes", kind: .update, method: "PATCH",
+                value: Data(#"{"id":2,"title":"later"}"#.utf8)))
+        #expect(try await current.outboxEntries(type: "Note", entityID: "2").map(\.id) == [saved[1].id, later.id])
     }
 
     @Test func twoProcessesOnOneDatabaseSendEachWriteOnce() async throws {

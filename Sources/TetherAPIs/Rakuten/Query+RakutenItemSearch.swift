@@ -6,6 +6,7 @@ extension Query where Entity == RakutenItem {
     /// await results.load()          // page 1
     /// await results.loadMore()      // page 2, appended
     /// results.totalCount            // Rakuten's `count`: the matches in all
+    /// results.skippedItems          // items Rakuten sent that could not be read, left out
     /// ```
     ///
     /// The store's client must be configured for Rakuten (``HTTPClient/rakuten(applicationID:baseURL:configure:)``):
@@ -17,7 +18,10 @@ extension Query where Entity == RakutenItem {
         .numberedPages(key: search.key, staleTime: staleTime, cacheTime: cacheTime, tags: ["rakuten"]) {
             client, page throws(HTTPError) in
             let response = try await client.send(search.request(page: page)).value
-            return (response.items, min(response.pageCount, RakutenItemSearch.maximumPage), response.count)
+            return (
+                response.items, min(response.pageCount, RakutenItemSearch.maximumPage), response.count,
+                response.skippedItems
+            )
         }
     }
 }

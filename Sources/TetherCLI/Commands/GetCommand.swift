@@ -310,7 +310,6 @@ enum GetCommand: Command {
                 configuration.cache = HTTPCache(
                     configuration: .init(memoryCostLimit: 0, directory: URL(fileURLWithPath: directory)))
             }
-            configuration.apiErrorDecoder = APIErrorDecoder { _, _, body in ServerMessage(body) }
             switch options.transport {
             case "urlsession": configuration.transport = URLSessionTransport()
             #if os(Linux)
@@ -481,7 +480,7 @@ enum GetCommand: Command {
         switch error.kind {
         case .status(let failure):
             text = "\(failure.status.code) \(failure.status.reason)"
-            if let message = failure.apiError as? ServerMessage { text += ": \(message.text)" }
+            if let problem = failure.apiError as? APIProblem { text += ": \(problem.message)" }
         case .transport(let underlying as IOError) where underlying.isTLS:
             text = "TLS failed: \(underlying.message)"
         case .transport(let underlying):
@@ -498,23 +497,6 @@ enum GetCommand: Command {
         }
         if error.attempts > 1 { text += " (after \(error.attempts) attempts)" }
         return text
-    }
-}
-
-/// The message of an API's JSON error body: Rakuten's `error_description`, json-server's and Tether's `message`,
-/// else a string `error`.
-struct ServerMessage: Error, Sendable {
-    var text: String
-
-    init?(_ body: Data) {
-        guard let json = try? JSONParser().parse([UInt8](body)) else { return nil }
-        for key in ["error_description", "message", "error"] {
-            if let text = json[key].string, !text.isEmpty {
-                self.text = text
-                return
-            }
-        }
-        return nil
     }
 }
 

@@ -117,9 +117,7 @@ final class APIEnvironment: Sendable {
                 sharing = (record, recordFile)
             }
         }
-        let client = HTTPClient(baseURL: apiBase) { configuration in
-            configuration.apiErrorDecoder = APIErrorDecoder { _, _, body in APIMessage(body) }
-        }
+        let client = HTTPClient(baseURL: apiBase)
         let rakuten: HTTPClient
         let rakutenDescription: String
         if let accessKey = options.rakutenAccessKey {
@@ -320,22 +318,4 @@ extension APIEnvironment {
 /// A task's result, handed to the waiting thread (the semaphore orders the accesses).
 private final class Outcome<T: Sendable>: @unchecked Sendable {
     var result: Result<T, CLIError>?
-}
-
-/// The message of a json-server or Tether error body: `{"error": …, "message": …}` or `error_description`.
-struct APIMessage: Error, Sendable, LocalizedError {
-    var text: String
-
-    init?(_ body: Data) {
-        guard let json = try? JSONParser().parse([UInt8](body)) else { return nil }
-        for key in ["error_description", "message", "error"] {
-            if let text = json[key].string, !text.isEmpty {
-                self.text = text
-                return
-            }
-        }
-        return nil
-    }
-
-    var errorDescription: String? { text }
 }

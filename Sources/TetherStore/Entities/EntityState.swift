@@ -1,5 +1,6 @@
 public import Foundation
 public import Observation
+import Synchronization
 
 /// What the store knows about one entity: the value every list and detail view shows, and its sync state.
 ///
@@ -10,8 +11,7 @@ public import Observation
 /// ``value`` is the latest local edit while edits are being saved, else the latest server version. After a failed
 /// save it returns to the server version and ``error`` says why; after a 412 ``conflict`` holds both versions.
 @MainActor
-@Observable
-public final class EntityState<Entity: RemoteEntity> {
+public final class EntityState<Entity: RemoteEntity>: Observable {
     /// The state of the entity's synchronisation with the server.
     public enum Status: Sendable, Hashable {
         /// Known only by id; nothing loaded yet.
@@ -44,27 +44,90 @@ public final class EntityState<Entity: RemoteEntity> {
     }
 
     /// The entity's id. For a created entity this is the temporary id until the server answers, then the server's.
-    public internal(set) var id: Entity.ID
+    public internal(set) var id: Entity.ID {
+        get {
+            access(keys.id)
+            return _id
+        }
+        set { mutate(keys.id) { _id = newValue } }
+    }
     /// The value to show, `nil` until loaded.
-    public internal(set) var value: Entity?
+    public internal(set) var value: Entity? {
+        get {
+            access(keys.value)
+            return _value
+        }
+        set { mutate(keys.value) { _value = newValue } }
+    }
     /// Where the entity stands with the server.
-    public internal(set) var status: Status = .idle
+    public internal(set) var status: Status {
+        get {
+            access(keys.status)
+            return _status
+        }
+        set { mutate(keys.status) { _status = newValue } }
+    }
     /// The last failure, cleared by the next success.
-    public internal(set) var error: StoreError?
+    public internal(set) var error: StoreError? {
+        get {
+            access(keys.error)
+            return _error
+        }
+        set { mutate(keys.error) { _error = newValue } }
+    }
     /// Both versions after a conflicting edit (412); resolve with ``EntityStore/resolveConflict(_:keeping:)``.
-    public internal(set) var conflict: Conflict<Entity>?
+    public internal(set) var conflict: Conflict<Entity>? {
+        get {
+            access(keys.conflict)
+            return _conflict
+        }
+        set { mutate(keys.conflict) { _conflict = newValue } }
+    }
     /// When the value last came from the server.
-    public internal(set) var updatedAt: Date?
+    public internal(set) var updatedAt: Date? {
+        get {
+            access(keys.updatedAt)
+            return _updatedAt
+        }
+        set { mutate(keys.updatedAt) { _updatedAt = newValue } }
+    }
     /// Where the entity's waiting writes stand; `nil` when none waits.
-    public internal(set) var writeStatus: WriteStatus?
+    public internal(set) var writeStatus: WriteStatus? {
+        get {
+            access(keys.writeStatus)
+            return _writeStatus
+        }
+        set { mutate(keys.writeStatus) { _writeStatus = newValue } }
+    }
+
+    // The observed properties' storage. Observation is written out rather than made by `@Observable`: in a generic
+    // class the macro's `\.value` builds a new key path at every read and write (about 5 µs each on Linux), so
+    // the key paths are made once per entity type (``EntityStateKeyPaths``).
+    private var _id: Entity.ID
+    private var _value: Entity?
+    private var _status: Status = .idle
+    private var _error: StoreError?
+    private var _conflict: Conflict<Entity>?
+    private var _updatedAt: Date?
+    private var _writeStatus: WriteStatus?
+    private let keys = EntityStateKeyPaths<Entity>.shared
+    private let registrar = ObservationRegistrar()
+
+    private nonisolated func access<Member>(_ keyPath: KeyPath<EntityState, Member>) {
+        registrar.access(self, keyPath: keyPath)
+    }
+
+    private nonisolated func mutate<Member>(_ keyPath: KeyPath<EntityState, Member>, _ mutation: () -> Void) {
+        registrar.withMutation(of: self, keyPath: keyPath, mutation)
+    }
 
     // Store bookkeeping, not observed. Kept small: a store holds many entities, most of them only ever read.
-    @ObservationIgnored var queryReferences = 0
-    @ObservationIgnored var unusedSince: Date?
-    @ObservationIgnored weak var store: EntityStore?
+    var queryReferences = 0
+    var unusedSince: Date?
+    weak var store: EntityStore?
     /// Everything an entity needs once it is edited, observed or loaded on its own; `nil` for most entities. While
     /// it is `nil`, the server version is ``value``.
-    @ObservationIgnored var sync: SyncState<Entity>?
+    var sync: SyncState<Entity>?
 
     /// The last version the server confirmed (`nil` for an entity created here and not saved yet).
     var serverValue: Entity? {
@@ -123,13 +186,12 @@ public final class EntityState<Entity: RemoteEntity> {
     }
 
     init(id: Entity.ID) {
-        self.id = id
+        _id = id
     }
 
     /// A state for a server version, set up without going through observation (nothing observes it yet).
     ///
-    /// The hot path of ingesting a page: assigning through the observed setters would build a key path per
-    /// property (costly in generic code), so the backing storage is written directly.
+    /// The hot path of ingesting a page: nothing can observe the state yet, so the storage is written directly.
     init(serverVersion entity: Entity, at date: Date) {
         _id = entity.id
         _value = entity
@@ -208,6 +270,42 @@ public final class EntityState<Entity: RemoteEntity> {
         sync?.observers.notify(self)
     }
 }
+
+/// The key paths of ``EntityState``'s observed properties, made once per entity type and shared by its states.
+final class EntityStateKeyPaths<Entity: RemoteEntity>: @unchecked Sendable {
+    // Immutable after init; key paths are immutable values.
+    let id: KeyPath<EntityState<Entity>, Entity.ID>
+    let value: KeyPath<EntityState<Entity>, Entity?>
+    let status: KeyPath<EntityState<Entity>, EntityState<Entity>.Status>
+    let error: KeyPath<EntityState<Entity>, StoreError?>
+    let conflict: KeyPath<EntityState<Entity>, Conflict<Entity>?>
+    let updatedAt: KeyPath<EntityState<Entity>, Date?>
+    let writeStatus: KeyPath<EntityState<Entity>, EntityState<Entity>.WriteStatus?>
+
+    @MainActor private init() {
+        id = \.id
+        value = \.value
+        status = \.status
+        error = \.error
+        conflict = \.conflict
+        updatedAt = \.updatedAt
+        writeStatus = \.writeStatus
+    }
+
+    /// The key paths for `Entity`, made on first use.
+    @MainActor static var shared: EntityStateKeyPaths<Entity> {
+        let key = ObjectIdentifier(Entity.self)
+        return entityStateKeyPaths.withLock { cache in
+            if let found = cache[key] { return unsafeDowncast(found, to: EntityStateKeyPaths<Entity>.self) }
+            let made = EntityStateKeyPaths<Entity>()
+            cache[key] = made
+            return made
+        }
+    }
+}
+
+/// ``EntityStateKeyPaths`` by entity type.
+private let entityStateKeyPaths = Mutex<[ObjectIdentifier: AnyObject]>([:])
 
 /// The two versions of an entity after a conflicting edit.
 public final class Conflict<Entity: RemoteEntity>: Sendable {

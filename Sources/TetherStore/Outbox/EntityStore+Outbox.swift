@@ -122,16 +122,29 @@ extension EntityStore {
 
     // MARK: - Mutations through the outbox
 
-    /// Sends entry `id` after the entity's earlier writes, with the store's retries.
-    func sendInOrder<Entity>(_ id: Int64, of record: EntityState<Entity>, outbox: Outbox) async -> OutboxOutcome {
+    /// Sends entry `id` after the entity's earlier writes, with the store's retries. An entry already `sending` (it
+    /// was taken when saved: no earlier write of the entity waited) is only awaited, and its outcome applied here.
+    func sendInOrder<Entity>(
+        _ id: Int64, of record: EntityState<Entity>, outbox: Outbox,
+        sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>? = nil
+    ) async -> OutboxOutcome {
         let previous = record.saveChain
         let box = OutcomeBox()
         let retries = configuration.outboxRetries
         let task = Task { @MainActor in
-            await previous?.value
-            // Marked here rather than by an event from the outbox: one hop to the main actor less per write.
+            guard let sending else {
+                await previous?.value
+                // Marked here rather than by an event from the outbox: one hop to the main actor less per write.
+                if record.writeStatus == .queued { record.writeStatus = .sending }
+                box.value = await outbox.sendOne(id, retries: retries, announces: false)
+                return
+            }
             if record.writeStatus == .queued { record.writeStatus = .sending }
-            box.value = await outbox.sendOne(id, retries: retries, announces: false)
+            let (outcome, event) = await sending.value
+            // An earlier write's outcome (already recorded: this one was first in the outbox) is applied first.
+            await previous?.value
+            if let event { await self.handle(event) }
+            box.value = outcome
         }
         record.saveChain = task
         await task.value
@@ -168,8 +181,9 @@ extension EntityStore {
             value: bytes, idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
             headers: options.headers, timeout: options.timeout)
         let entry: OutboxEntry
+        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
         do {
-            entry = try await outbox.database.enqueue(draft)
+            (entry, sending) = try await outbox.enqueueAndSend(draft, retries: configuration.outboxRetries)
         } catch {
             // Not saved anywhere: show what is left, and say so.
             record.pendingEdits.removeAll { $0.number == number }
@@ -184,7 +198,7 @@ extension EntityStore {
             record.pendingEdits[index].outboxID = entry.id
         }
         noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        switch await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending) {
         case .confirmed(let body, _):
             noteWriteEnded(record)
             return (try? TetherJSONDecoder().decode(Entity.self, from: body)) ?? record.serverValue ?? entity
@@ -221,12 +235,14 @@ extension EntityStore {
         }
         table.entityChanged(record)
         let entry: OutboxEntry
+        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
         do {
-            entry = try await outbox.database.enqueue(
+            (entry, sending) = try await outbox.enqueueAndSend(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: draft.id),
                     collectionPath: Entity.collectionPath, kind: .create, method: "POST", value: bytes,
-                    idempotencyKey: options.idempotencyKey, headers: options.headers, timeout: options.timeout))
+                    idempotencyKey: options.idempotencyKey, headers: options.headers, timeout: options.timeout),
+                retries: configuration.outboxRetries)
         } catch {
             record.pendingEdits.removeAll { $0.number == number }
             record.writeStatus = nil
@@ -239,7 +255,7 @@ extension EntityStore {
             record.pendingEdits[index].outboxID = entry.id
         }
         noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        switch await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending) {
         case .confirmed(let body, _):
             guard let created = try? TetherJSONDecoder().decode(Entity.self, from: body) else {
                 throw StoreError(.encoding("the server's answer to the create could not be read"))
@@ -272,14 +288,16 @@ extension EntityStore {
         record.writeStatus = .queued
         record.changed()
         let entry: OutboxEntry
+        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
         let serverBytes = record.serverValue.flatMap { try? TetherJSONEncoder().encode($0) }
         do {
-            entry = try await outbox.database.enqueue(
+            (entry, sending) = try await outbox.enqueueAndSend(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: id),
                     collectionPath: Entity.collectionPath, kind: .delete, method: "DELETE", value: nil,
                     idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
-                    headers: options.headers, timeout: options.timeout))
+                    headers: options.headers, timeout: options.timeout),
+                retries: configuration.outboxRetries)
         } catch {
             restore(id, at: positions)
             record.status = .failed
@@ -289,7 +307,7 @@ extension EntityStore {
             throw error
         }
         noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox) {
+        switch await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending) {
         case .confirmed:
             noteWriteEnded(record)
         case .failed(let error):

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Sends the writes in a ``StoreDatabase``'s outbox, each exactly once as far as the server honours
 /// `Idempotency-Key`, in order per entity, and records every outcome in the database.
@@ -62,6 +63,9 @@ public actor Outbox {
     /// Attempts running now, so that two senders in this process (a mutation and the background loop) share one
     /// attempt instead of sending the same entry twice at once.
     private var inFlight: [Int64: Task<Attempt, Never>] = [:]
+    /// Entries taken when they were saved (``enqueueAndSend(_:retries:)``) and not yet sent once: the other senders
+    /// of this process leave them alone.
+    private nonisolated let reserved = ReservedEntries()
 
     public init(database: StoreDatabase, client: HTTPClient) {
         self.init(database: database, client: client, onEvent: nil)
@@ -99,6 +103,48 @@ public actor Outbox {
                 method: method, value: value))
     }
 
+    /// Saves a write and, when no earlier write of its entity waits, takes it for its first attempt in the same
+    /// transaction and starts sending it as soon as that commits (from the thread that committed it, without a hop
+    /// back to the caller first).
+    ///
+    /// - Returns: the entry, and the send when it started: its outcome, and the event that outcome makes, which the
+    ///   caller applies (``EntityStore`` does, on the main actor; transient failures are told as they happen).
+    nonisolated func enqueueAndSend(_ draft: OutboxDraft, retries: Retries) async throws(StoreError) -> (
+        entry: OutboxEntry, sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
+    ) {
+        let reserved = reserved
+        return try await database.enqueueClaiming(
+            draft, reserve: { id in reserved.ids.withLock { _ = $0.insert(id) } },
+            then: { entry, claimed in
+                guard let claimed else { return (entry, nil) }
+                return (entry, Task.detached { await self.sendClaimed(claimed, retries: retries) })
+            })
+    }
+
+    /// Sends an entry taken by ``enqueueAndSend(_:retries:)``, retrying transient failures within `retries`.
+    private nonisolated func sendClaimed(_ claimed: ClaimedEntry, retries: Retries) async -> (
+        outcome: OutboxOutcome, event: OutboxEvent?
+    ) {
+        let id = claimed.entry.id
+        let first = await attempt(claimed, emits: false)
+        _ = reserved.ids.withLock { $0.remove(id) }
+        switch first {
+        case .confirmed(let confirmation, let body):
+            return (.confirmed(body: body, etag: confirmation.etag), .confirmed(confirmation))
+        case .failed(let entry, let error):
+            return (.failed(error), .failed(entry, error))
+        case .skipped(let error):
+            return (.pending(error), nil)
+        case .transient(let entry, let failure, let retryAfter):
+            await onEvent?(.transient(entry, failure))
+            guard let delay = Self.delay(before: 2, retries: retries, retryAfter: retryAfter) else {
+                return (.pending(failure), nil)
+            }
+            do { try await Task.sleep(for: delay) } catch { return (.pending(failure), nil) }
+            return (await sendOne(id, retries: retries, announces: false, firstAttempt: 2), nil)
+        }
+    }
+
     /// The entries waiting, oldest first.
     public func entries() async throws(StoreError) -> [OutboxEntry] {
         try await database.outboxEntries()
@@ -127,8 +173,8 @@ public actor Outbox {
 
     /// Sends entry `id` alone (it must be its entity's first, else it stays queued), retrying transient failures
     /// within `retries`. For callers that send an entity's writes in order themselves (``EntityStore``).
-    func sendOne(_ id: Int64, retries: Retries, announces: Bool = true) async -> OutboxOutcome {
-        var attempt = 0
+    func sendOne(_ id: Int64, retries: Retries, announces: Bool = true, firstAttempt: Int = 1) async -> OutboxOutcome {
+        var attempt = firstAttempt - 1
         while true {
             attempt += 1
             let result = await attemptOnce(id, announces: announces)
@@ -140,16 +186,25 @@ public actor Outbox {
             case .skipped(let error):
                 return .pending(error)
             case .transient(_, let failure, let retryAfter):
-                if attempt >= retries.maximumAttempts || Task.isCancelled { return .pending(failure) }
-                var delay = retries.initialDelay * (1 << min(attempt - 1, 20))
-                if delay > retries.maximumDelay { delay = retries.maximumDelay }
-                if let retryAfter {
-                    if retryAfter > retries.maximumDelay { return .pending(failure) }
-                    delay = max(delay, retryAfter)
+                guard let delay = Self.delay(before: attempt + 1, retries: retries, retryAfter: retryAfter) else {
+                    return .pending(failure)
                 }
                 do { try await Task.sleep(for: delay) } catch { return .pending(failure) }
             }
         }
+    }
+
+    /// The wait before attempt `attempt` (2 or later), or `nil` when `retries` allows no more: the attempts are
+    /// spent, the task is cancelled, or the server asked for a longer wait than the longest allowed.
+    private static func delay(before attempt: Int, retries: Retries, retryAfter: Duration?) -> Duration? {
+        if attempt > retries.maximumAttempts || Task.isCancelled { return nil }
+        var delay = retries.initialDelay * (1 << min(attempt - 2, 20))
+        if delay > retries.maximumDelay { delay = retries.maximumDelay }
+        if let retryAfter {
+            if retryAfter > retries.maximumDelay { return nil }
+            delay = max(delay, retryAfter)
+        }
+        return delay
     }
 
     /// Sends every entry that can be sent, in order, each entity's writes one after another; an entity whose write
@@ -217,6 +272,9 @@ public actor Outbox {
     /// Sends entry `id` once, or waits for the attempt already running for it.
     func attemptOnce(_ id: Int64, announces: Bool = true) async -> Attempt {
         if let running = inFlight[id] { return await running.value }
+        if reserved.ids.withLock({ $0.contains(id) }) {
+            return .skipped(StoreError(pending: .database("the write is about to be sent by this process")))
+        }
         let task = Task { await self.performAttempt(id, announces: announces) }
         inFlight[id] = task
         let result = await task.value
@@ -237,8 +295,13 @@ public actor Outbox {
         } catch {
             return .skipped(error)
         }
+        if announces { await onEvent?(.sending(claimed.entry)) }
+        return await attempt(claimed, emits: true)
+    }
+
+    /// Sends a claimed entry once with its key and records the outcome; `emits`: tells the event handler.
+    private nonisolated func attempt(_ claimed: ClaimedEntry, emits: Bool) async -> Attempt {
         let entry = claimed.entry
-        if announces { await onEvent?(.sending(entry)) }
         var request = Request<Data>(path: entry.path, method: HTTPMethod(rawValue: entry.method))
         request.headers.set("Idempotency-Key", entry.idempotencyKey)
         if let ifMatch = claimed.ifMatch { request.headers.set("If-Match", ifMatch) }
@@ -249,17 +312,17 @@ public actor Outbox {
         let result: Result<Response<Data>, HTTPError> = await Self.perform(request, client: client)
         switch result {
         case .success(let response):
-            return await confirm(entry, body: response.data, etag: response.headers["ETag"])
+            return await confirm(entry, body: response.data, etag: response.headers["ETag"], emits: emits)
         case .failure(let error):
             let status = error.status?.code
             if entry.kind == .delete && status == 404 && entry.attempts > 1 {
-                return await confirm(entry, body: Data(), etag: nil)
+                return await confirm(entry, body: Data(), etag: nil, emits: emits)
             }
             let storeError = StoreError(.http(error))
             if Self.isTransient(error) {
                 let pending = StoreError(pending: .http(error))
                 try? await database.recordFailure(entry, state: .queued, message: error.message, status: status)
-                await onEvent?(.transient(entry, pending))
+                if emits { await onEvent?(.transient(entry, pending)) }
                 return .transient(entry, pending, retryAfter: Self.retryAfter(error))
             }
             let state: OutboxEntry.State = status == 412 ? .conflict : .failed
@@ -269,15 +332,15 @@ public actor Outbox {
             failed.lastError = error.message
             failed.lastStatus = status
             try? await database.recordFailure(entry, state: state, message: error.message, status: status)
-            await onEvent?(.failed(failed, failure))
+            if emits { await onEvent?(.failed(failed, failure)) }
             return .failed(failed, failure)
         }
     }
 
-    private func confirm(_ entry: OutboxEntry, body: Data, etag: String?) async -> Attempt {
+    private nonisolated func confirm(_ entry: OutboxEntry, body: Data, etag: String?, emits: Bool) async -> Attempt {
         do {
             let confirmation = try await database.confirm(entry, body: body, etag: etag)
-            await onEvent?(.confirmed(confirmation))
+            if emits { await onEvent?(.confirmed(confirmation)) }
             return .confirmed(confirmation, body: body)
         } catch {
             // The server has the write but the database could not record it: the entry stays and its next
@@ -313,6 +376,11 @@ public actor Outbox {
         else { return nil }
         return .seconds(max(0, seconds))
     }
+}
+
+/// The numbers of entries taken at their saving whose sender has not started yet.
+final class ReservedEntries: Sendable {
+    let ids = Mutex<Set<Int64>>([])
 }
 
 /// What happened to an entry, for the store's states.

@@ -131,16 +131,18 @@ final class Database {
     ///
     /// `IMMEDIATE` takes the write lock at the start, so two writers (two processes) wait for each other through the
     /// busy timeout instead of failing on a lock upgrade.
+    ///
+    /// `BEGIN`, `COMMIT` and `ROLLBACK` are prepared once, like every other statement, not parsed per transaction.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
             resetStatements()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
             resetStatements()
-            try? execute("ROLLBACK")
+            _ = try? run("ROLLBACK")
             throw error
         }
     }

@@ -48,6 +48,16 @@ final class DatabaseQueue: @unchecked Sendable {
         }
     }
 
+    /// ``write(_:)`` on the queue's dispatch queue, then `after` with its result on the same thread once committed
+    /// (to start what must follow the commit without a hop back to the caller first).
+    func asyncWrite<T, U: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, then after: @escaping @Sendable (T) -> U
+    ) async throws -> U {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { after(try self.write(body)) }) }
+        }
+    }
+
     /// ``read(_:)`` on the queue's dispatch queue.
     func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -139,6 +139,20 @@ public final class StoreDatabase: Sendable {
         }
     }
 
+    /// ``write(_:)``, then `after` with its result once committed, on the thread that ran the transaction.
+    func write<T, U: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, then after: @escaping @Sendable (T) -> U
+    ) async throws(StoreError) -> U {
+        do {
+            if onMainThread() { return try await queue.asyncWrite(body, then: after) }
+            return after(try queue.write(body))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database("\(error)"))
+        }
+    }
+
     @discardableResult
     /// Runs `body` without a transaction; where, as ``write(_:)``.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {

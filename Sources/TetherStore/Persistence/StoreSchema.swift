@@ -11,7 +11,9 @@
 /// - `query`: one row per query key: the ordered ids (a JSON array of id strings), the next page's cursor, the
 ///   total count and when it was fetched.
 /// - `outbox` (version 2): every create, update and delete not yet confirmed by the server, in the order they
-///   were made, each with the `Idempotency-Key` that all of its attempts send.
+///   were made, each with the `Idempotency-Key` that all of its attempts send. Version 3 drops the key's unique
+///   index: the keys are random (122 bits), nothing looks them up, and the index cost every save and every
+///   confirmation a write of one more page, at a random place.
 enum StoreSchema {
     static let migrator = DatabaseMigrator(migrations: [
         .init(
@@ -60,6 +62,38 @@ enum StoreSchema {
                     headers TEXT,
                     timeout REAL
                 );
+                CREATE INDEX outbox_by_entity ON outbox (type, entity_id, seq);
+                """),
+        .init(
+            name: "outbox keys without a unique index",
+            sql: """
+                CREATE TABLE outbox_v3 (
+                    seq INTEGER PRIMARY KEY,
+                    type TEXT NOT NULL,
+                    entity_id TEXT NOT NULL,
+                    collection_path TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('create', 'update', 'delete')),
+                    value BLOB,
+                    method TEXT NOT NULL,
+                    body BLOB,
+                    if_match TEXT,
+                    idempotency_key TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    prepared INTEGER NOT NULL DEFAULT 0,
+                    state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed', 'conflict')),
+                    last_error TEXT,
+                    last_status INTEGER,
+                    lease_owner TEXT,
+                    lease_until REAL,
+                    headers TEXT,
+                    timeout REAL
+                );
+                INSERT INTO outbox_v3 SELECT seq, type, entity_id, collection_path, kind, value, method, body, if_match,
+                  idempotency_key, created_at, attempts, prepared, state, last_error, last_status, lease_owner,
+                  lease_until, headers, timeout FROM outbox;
+                DROP TABLE outbox;
+                ALTER TABLE outbox_v3 RENAME TO outbox;
                 CREATE INDEX outbox_by_entity ON outbox (type, entity_id, seq);
                 """),
     ])

@@ -44,6 +44,9 @@ public final class LiveQuery<Entity: RemoteEntity> {
     /// The selected query's total number of results, when the server says.
     public var totalCount: Int? { current?.totalCount }
 
+    /// How many entries of the selected query's pages could not be read (see ``QueryState/skippedItems``).
+    public var skippedItems: Int { current?.skippedItems ?? 0 }
+
     /// Whether the selected query shows results read from the store's database, not yet refreshed.
     public var isFromDisk: Bool { current?.isFromDisk ?? false }
 

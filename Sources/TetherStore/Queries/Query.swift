@@ -54,11 +54,15 @@ public struct Page<Entity: RemoteEntity>: Sendable {
     public var next: PageCursor?
     /// The total number of results, when the server says (`X-Total-Count`).
     public var totalCount: Int?
+    /// How many of the page's entries could not be read and were left out (a lossy decoder's count, such as
+    /// `RakutenSearchResponse.skippedItems`); they add up in ``QueryState/skippedItems``.
+    public var skippedItems: Int
 
-    public init(items: [Entity], next: PageCursor?, totalCount: Int? = nil) {
+    public init(items: [Entity], next: PageCursor?, totalCount: Int? = nil, skippedItems: Int = 0) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
+        self.skippedItems = skippedItems
     }
 }
 
@@ -145,6 +149,25 @@ extension Query where Entity: Decodable {
             if case .page(let page) = cursor { number = page } else { number = 1 }
             let (items, pageCount, total) = try await fetch(client, number)
             return Page(items: items, next: number < pageCount ? .page(number + 1) : nil, totalCount: total)
+        }
+    }
+
+    /// A list with numbered pages whose pages are read by a lossy decoder: `fetch` also returns how many entries
+    /// of the page it left out, which add up in ``QueryState/skippedItems``.
+    public static func numberedPages(
+        key: String, staleTime: Duration = .seconds(30), cacheTime: Duration = .seconds(300), tags: Set<String> = [],
+        fetch:
+            @escaping @Sendable (_ client: HTTPClient, _ page: Int) async throws(HTTPError) -> (
+                items: [Entity], pageCount: Int, totalCount: Int?, skippedItems: Int
+            )
+    ) -> Query {
+        Query(key: key, tags: tags, staleTime: staleTime, cacheTime: cacheTime) { client, cursor throws(HTTPError) in
+            let number: Int
+            if case .page(let page) = cursor { number = page } else { number = 1 }
+            let (items, pageCount, total, skipped) = try await fetch(client, number)
+            return Page(
+                items: items, next: number < pageCount ? .page(number + 1) : nil, totalCount: total,
+                skippedItems: skipped)
         }
     }
 

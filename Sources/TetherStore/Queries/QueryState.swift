@@ -45,6 +45,9 @@ public final class QueryState<Entity: RemoteEntity> {
     public internal(set) var isLoadingMore = false
     /// The total number of results, when the server says.
     public internal(set) var totalCount: Int?
+    /// How many entries of the loaded pages could not be read and were left out (see ``Page/skippedItems``): 0
+    /// when every entry decoded. A refresh starts the count again.
+    public internal(set) var skippedItems = 0
     /// Whether the results shown were read from the store's database (an earlier run's) and not yet refreshed
     /// from the server. Such results are stale: the next ``load()`` fetches.
     public internal(set) var isFromDisk = false
@@ -259,6 +262,8 @@ public final class QueryState<Entity: RemoteEntity> {
         nextCursor = page.next
         hasMore = page.next != nil
         totalCount = page.totalCount
+        let skipped = (replacing ? 0 : skippedItems) + page.skippedItems
+        if skipped != skippedItems { skippedItems = skipped }
     }
 
     /// Replaces the ids, keeping the entities' reference counts right.

@@ -83,6 +83,28 @@ struct ErrorsOverSocketsTests {
         }
     }
 
+    @Test func theDefaultDecoderShowsTheLocalServersMessages() async throws {
+        try await withSocketApp { baseURL, _ in
+            // Rakuten's classic shape, from the local search.
+            let search = Request<Data>(
+                path: "/services/api/IchibaItem/Search/20220601", query: [("applicationId", "1"), ("keyword", "")])
+            let refused = try #require(await sendExpectingError(search, on: client(baseURL)))
+            let problem = try #require(refused.statusFailure?.apiError as? APIProblem, "\(refused)")
+            #expect(problem.code == "wrong_parameter")
+            #expect(problem.status == 400)
+            #expect(refused.message == "\(problem.message) (400)")
+            #expect(!problem.message.isEmpty && problem.message != "wrong_parameter")
+            // The REST routes' own `{"error", "message"}` for a body that is not JSON.
+            let post = Request<Data>(
+                path: "/notes", method: .post, body: .data(Data("{not json".utf8), contentType: "application/json"))
+            let bad = try #require(await sendExpectingError(post, on: client(baseURL)))
+            #expect(bad.status?.code == 400)
+            let message = try #require((bad.statusFailure?.apiError as? APIProblem)?.message, "\(bad)")
+            #expect(bad.message == "\(message) (400)")
+            #expect(!bad.message.hasPrefix("The server answered"))
+        }
+    }
+
     @Test func aRakuten404AndTooManyRequestsDecodeAsAPIErrors() async throws {
         try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
             let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenAPIError.self) }
