@@ -217,6 +217,25 @@
             }
         }
 
+        @Test func serverFaultsInsideTLSAreTransportErrors() async throws {
+            try await withHTTPS { baseURL, certificates in
+                let client = client(baseURL, trusting(certificates.localhost))
+                for fault in ["reset", "truncate"] {
+                    var request = Request<Data>(path: "/posts")
+                    request.headers.set("X-Tether-Fault", fault)
+                    let error = await #expect(throws: HTTPError.self) { try await client.send(request) }
+                    guard case .transport = error?.kind else {
+                        Issue.record("\(fault): not a transport error: \(String(describing: error))")
+                        continue
+                    }
+                }
+                var slow = Request<Post>(path: "/posts/2")
+                slow.headers.set("X-Tether-Fault", "latency=20ms")
+                let post = try await client.send(slow)  // The pool is still usable.
+                #expect(post.value.id == 2)
+            }
+        }
+
         @Test func unreadableTrustFileIsAConfigurationError() async throws {
             try await withHTTPS { baseURL, certificates in
                 let broken = transport {
