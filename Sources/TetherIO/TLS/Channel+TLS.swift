@@ -29,12 +29,6 @@
             advanceHandshake(session)
         }
 
-        /// The TLS protocol version and ALPN protocol, such as `TLSv1.3`, `http/1.1`; `nil` without TLS.
-        public var tlsDescription: (version: String, applicationProtocol: String?)? {
-            guard let tls, tls.isHandshakeComplete else { return nil }
-            return (tls.protocolVersion, tls.applicationProtocol)
-        }
-
         private func advanceHandshake(_ session: TLSSession) {
             do {
                 let done = try session.handshake()
