@@ -19,12 +19,13 @@
         /// Runs `body` with the URL of an HTTPS REST server (as `https://localhost:<port>`) presenting the
         /// identity `serving` picks.
         func withHTTPS<Value>(
-            serving: KeyPath<TestCertificates, TestCertificates.Identity> = \.localhost,
+            serving: KeyPath<TestCertificates, TestCertificates.Identity> = \.localhost, maximumConnections: Int = 512,
             _ body: (URL, TestCertificates) async throws -> Value
         ) async throws -> Value {
             let certificates = try await TestCertificates.shared()
             let identity = certificates[keyPath: serving]
-            var configuration = HTTPServer.Configuration(shutdownGracePeriod: .milliseconds(200))
+            var configuration = HTTPServer.Configuration(
+                maximumConnections: maximumConnections, shutdownGracePeriod: .milliseconds(200))
             configuration.tls = .init(certificateFile: identity.certificate, privateKeyFile: identity.key)
             let database = try JSONDatabase(
                 BuiltInDataSet.make(imageBaseURL: "https://localhost"), mode: .inMemory)
@@ -233,6 +234,18 @@
                 slow.headers.set("X-Tether-Fault", "latency=20ms")
                 let post = try await client.send(slow)  // The pool is still usable.
                 #expect(post.value.id == 2)
+            }
+        }
+
+        @Test func connectionOverTheServersLimitIsClosedDuringTheHandshake() async throws {
+            try await withHTTPS(maximumConnections: 1) { baseURL, certificates in
+                let first = client(baseURL, trusting(certificates.localhost))
+                _ = try await first.send(Request<Data>(path: "/posts/1"))  // Its connection stays open, idle.
+                let error = await #expect(throws: HTTPError.self) {
+                    try await client(baseURL, trusting(certificates.localhost)).send(Request<Data>(path: "/posts/1"))
+                }
+                #expect(ioError(error)?.code == .tlsHandshakeFailed)
+                withExtendedLifetime(first) {}
             }
         }
 

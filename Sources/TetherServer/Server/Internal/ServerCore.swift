@@ -109,20 +109,11 @@ final class ServerCore: Sendable {
 
     private func admit(_ accepted: Socket) {
         accepted.configureAccepted(sendTimeout: configuration.idleTimeout)
-        var secured = accepted
         #if os(Linux)
-            if let tlsContext {
-                // Over the limit, an HTTPS connection is closed unanswered: a 503 would need a handshake first.
-                guard registry.count < configuration.maximumConnections,
-                    let session = try? tlsContext.makeSession()
-                else {
-                    accepted.close()
-                    return
-                }
-                secured.tls = TLSStream(session: session)
-            }
+            guard let client = secured(accepted) else { return }
+        #else
+            let client = accepted
         #endif
-        let client = secured
         if registry.count >= configuration.maximumConnections {
             reject(client)
             return
@@ -133,6 +124,23 @@ final class ServerCore: Sendable {
         }
         if !started { registry.remove(id) }
     }
+
+    #if os(Linux)
+        /// `socket` with its TLS session on an HTTPS server, as it is otherwise; `nil` (the socket closed) when it
+        /// is over the connection limit, which an HTTPS connection is not told (a 503 would need a handshake first),
+        /// or OpenSSL cannot make a session.
+        private func secured(_ socket: Socket) -> Socket? {
+            guard let tlsContext else { return socket }
+            guard registry.count < configuration.maximumConnections, let session = try? tlsContext.makeSession()
+            else {
+                socket.close()
+                return nil
+            }
+            var secured = socket
+            secured.tls = TLSStream(session: session)
+            return secured
+        }
+    #endif
 
     /// Answers a connection over the limit with 503 and closes it, on a short-lived thread (at most 32 at once;
     /// beyond that the connection is closed unanswered).
