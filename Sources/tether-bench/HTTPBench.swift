@@ -31,6 +31,10 @@ internal import TetherServer
 ///   same with the memory tier off.
 /// - `coalesced`: 100 concurrent identical GETs of `/slow`; requests the server saw, ratio = that / 100 (target 1).
 ///
+/// - On Linux, ``NativeTransport`` against URLSession (`sequential`, `sequential-cpu`, `concurrent-64`) and, over
+///   HTTPS, against curl (`https-sequential-cpu`, `https-handshake-cpu`; see ``compareHTTPS(quick:)``).
+///   `TETHER_BENCH_HTTP_ONLY=https` runs the HTTPS part alone.
+///
 /// Standard error gets each round's figures, the same GET through the client's layers one at a time
 /// (`# breakdown`), and the client's own work per `send` over a transport that answers at once (`# pipeline`).
 enum HTTPBench {
@@ -99,6 +103,12 @@ enum HTTPBench {
         func viaClient() async throws {
             blackHole(try await client.send(request).value)
         }
+        #if os(Linux)
+            if ProcessInfo.processInfo.environment["TETHER_BENCH_HTTP_ONLY"] == "https" {
+                try await compareHTTPS(quick: options.quick)
+                return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
+            }
+        #endif
         for _ in 0..<(options.quick ? 20 : 100) {
             try await viaURLSession()
             try await viaClient()
@@ -164,6 +174,8 @@ enum HTTPBench {
         // concurrent GETs over the pool.
         #if os(Linux)
             try await compareTransports(base: base, request: request, quick: options.quick)
+            // (e) HTTPS: the native transport against curl.
+            try await compareHTTPS(quick: options.quick)
         #endif
         return Figures(ratio: ratio, memoryHitMedian: memoryMedian, coalesced: coalesced)
     }
