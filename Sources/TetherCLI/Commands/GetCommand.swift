@@ -53,7 +53,7 @@ enum GetCommand: Command {
           --cache <dir>            Use an HTTP cache in this folder (its disk tier): a fresh
                                    copy is served without asking, a stale one is revalidated
           --transport <name>       native (Tether's own HTTP/1.1 transport, http and https;
-                                   Linux) or urlsession (the default)
+                                   Linux, where it is the default) or urlsession
           --cacert <file>          Trust the certificates in this PEM file as well as the
                                    system's (a development CA, a self-signed server); uses
                                    the native transport
