@@ -6,8 +6,9 @@
 // - TetherJSON: the JSON value, parser, writer, Codable decoder and encoder, lossy helpers.
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
 // - TetherIO: non-blocking I/O on Linux (an epoll event loop, TCP channels, timers, connecting with DNS and
-//   both address families), shaped like SwiftNIO's seams; what the native client transport runs on. CEpoll: the
-//   Linux headers for epoll and eventfd.
+//   both address families, TLS on OpenSSL), shaped like SwiftNIO's seams; what the native client transport runs
+//   on, and the server's HTTPS. CEpoll: the Linux headers for epoll and eventfd. COpenSSL: the system OpenSSL 3
+//   (libssl, libcrypto), for TLS.
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
 // - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits), persisted to
@@ -43,7 +44,10 @@ let package = Package(
         .target(name: "TetherJSON"),
         .target(name: "TetherHTTP1"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .target(name: "TetherIO", dependencies: ["CEpoll"]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .target(name: "TetherIO", dependencies: ["CEpoll", "COpenSSL"]),
         .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib"]),
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
@@ -58,12 +62,12 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG"]),
-        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "CZlib", "CJPEG"]),
+        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "CJPEG"]),
         .target(name: "TetherTerminal"),
         .target(
             name: "TetherCLI",
             dependencies: [
-                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal",
+                "TetherJSON", "TetherHTTP", "TetherIO", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal",
                 "TetherImages",
             ]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
@@ -78,7 +82,9 @@ let package = Package(
         .testTarget(name: "TetherIOTests", dependencies: ["TetherIO", "TetherServer", "TetherHTTP1"]),
         .testTarget(
             name: "TetherHTTPTests",
-            dependencies: ["TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "CZlib"]),
+            dependencies: [
+                "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
+            ]),
         .testTarget(
             name: "TetherStoreTests",
             dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite"]),

@@ -29,6 +29,9 @@ typedef struct {
     int color_type;
     int bit_depth;
     int interlaced;
+    /// After `begin`: the bytes per pixel of the rows read, 4 (RGBA), or 3 (RGB) when `begin` was allowed to
+    /// leave an image without alpha as RGB.
+    int channels;
 } tether_png_decoder;
 
 static void tether_png_fail(png_structp png, png_const_charp text) {
@@ -62,9 +65,13 @@ static void tether_png_decoder_destroy(tether_png_decoder *decoder) {
 }
 
 /// Reads the header of `size` bytes at `data` (alive until the decoder is destroyed) and sets the transformations
-/// that turn every PNG (palette, grey, 1–16 bits, alpha or `tRNS`, interlaced) into 8-bit RGBA rows.
+/// that turn every PNG (palette, grey, 1–16 bits, alpha or `tRNS`, interlaced) into 8-bit RGBA rows, or RGB rows
+/// for an image without alpha when `allow_rgb` is set (`channels` says which).
+///
+/// The zlib stream's Adler-32 is not checked: every IDAT chunk's CRC already is (a corrupt or cut file still
+/// fails), and the checksum cost about a tenth of the decoding.
 static int tether_png_decoder_begin(tether_png_decoder *decoder, const unsigned char *data, size_t size,
-                                    png_uint_32 max_side) {
+                                    png_uint_32 max_side, int allow_rgb) {
     decoder->data = data;
     decoder->size = size;
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder, tether_png_fail, tether_png_warn);
@@ -77,6 +84,9 @@ static int tether_png_decoder_begin(tether_png_decoder *decoder, const unsigned 
     if (decoder->info == NULL) png_error(decoder->png, "out of memory");
     png_set_read_fn(decoder->png, decoder, tether_png_read_data);
     png_set_user_limits(decoder->png, max_side, max_side);
+#if defined(PNG_IGNORE_ADLER32) && defined(PNG_SET_OPTION_SUPPORTED)
+    png_set_option(decoder->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     png_read_info(decoder->png, decoder->info);
     png_structp png = decoder->png;
     png_infop info = decoder->info;
@@ -93,10 +103,28 @@ static int tether_png_decoder_begin(tether_png_decoder *decoder, const unsigned 
     if (decoder->color_type == PNG_COLOR_TYPE_GRAY || decoder->color_type == PNG_COLOR_TYPE_GRAY_ALPHA) {
         png_set_gray_to_rgb(png);
     }
-    if ((decoder->color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+    int opaque = (decoder->color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns;
+    if (opaque && !allow_rgb) png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
-    if (png_get_rowbytes(png, info) != (size_t)decoder->width * 4) png_error(png, "unexpected row layout");
+    decoder->channels = opaque && allow_rgb ? 3 : 4;
+    if (png_get_rowbytes(png, info) != (size_t)decoder->width * decoder->channels) {
+        png_error(png, "unexpected row layout");
+    }
+    return 0;
+}
+
+/// Reads the next row (`width` × `channels` bytes) of an image that is not interlaced.
+static int tether_png_decoder_read_row(tether_png_decoder *decoder, unsigned char *row) {
+    if (setjmp(png_jmpbuf(decoder->png))) return 1;
+    png_read_row(decoder->png, row, NULL);
+    return 0;
+}
+
+/// Reads the chunks after the last row (so a file cut short after its pixels fails too).
+static int tether_png_decoder_finish(tether_png_decoder *decoder) {
+    if (setjmp(png_jmpbuf(decoder->png))) return 1;
+    png_read_end(decoder->png, NULL);
     return 0;
 }
 

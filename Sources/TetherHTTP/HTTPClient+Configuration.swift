@@ -59,7 +59,8 @@ extension HTTPClient {
         /// shows the server's own words. The default, ``APIErrorDecoder/standard``, reads RFC 9457 problem
         /// details and the common JSON shapes into an ``APIProblem``; `nil` decodes nothing.
         public var apiErrorDecoder: APIErrorDecoder? = .standard
-        /// The transport; `nil` (the default) for a ``URLSessionTransport``.
+        /// The transport; `nil` (the default) for a ``NativeTransport`` on Linux (a ``URLSessionTransport`` when
+        /// `TETHER_TRANSPORT=urlsession`), a ``URLSessionTransport`` elsewhere.
         public var transport: (any HTTPTransport)?
 
         public init() {}

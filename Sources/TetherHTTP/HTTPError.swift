@@ -1,4 +1,5 @@
 public import Foundation
+import TetherIO
 
 /// The one error TetherHTTP throws.
 ///
@@ -113,6 +114,10 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .invalidRequest(let reason): return "The request is invalid: \(reason)."
         case .transport(let misuse as any TransportMisuse): return misuse.description
+        case .transport(let error as IOError) where error.isCertificateFailure:
+            return "The server's certificate was not accepted."
+        case .transport(let error as IOError) where error.isTLS:
+            return "A secure connection to the server could not be made."
         case .transport: return "The server could not be reached."
         case .timeout: return "The server took too long to answer."
         case .cancelled: return "The request was cancelled."
@@ -159,6 +164,7 @@ extension HTTPError {
         if let urlError = error as? URLError {
             return "URLError \(urlError.code.rawValue)"
         }
+        if let ioError = error as? IOError { return "IOError \(ioError.code)" }
         let nsError = error as NSError
         if nsError.domain == NSURLErrorDomain { return "URLError \(nsError.code)" }
         return "\(type(of: error))"

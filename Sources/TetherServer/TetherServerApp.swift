@@ -58,6 +58,8 @@ public struct TetherServerApp: Sendable {
         public var faults: FaultConfiguration
         /// Receives one line per request (see ``HTTPServer/Configuration/accessLog``); `nil` logs nothing.
         public var accessLog: (@Sendable (String) -> Void)?
+        /// The certificate and key to serve HTTPS with (see ``HTTPServer/Configuration/tls``); `nil` for HTTP.
+        public var tls: HTTPServer.TLSIdentity?
 
         public init(
             data: DataSource = .builtIn, writes: Writes = .persistent, host: String = "127.0.0.1", port: Int = 0,
@@ -81,7 +83,7 @@ public struct TetherServerApp: Sendable {
     /// The port the server listens on.
     public let port: Int
     /// Where clients reach the server: `http://127.0.0.1:<port>` for `127.0.0.1`, `localhost`, `0.0.0.0`;
-    /// `http://[::1]:<port>` for `::1` and `::`; otherwise the host as given.
+    /// `http://[::1]:<port>` for `::1` and `::`; otherwise the host as given (`https` with ``Options/tls``).
     public let baseURL: URL
 
     /// The database's top-level keys, which are the REST resources (`/posts`, `/profile`), in file order.
@@ -111,12 +113,13 @@ public struct TetherServerApp: Sendable {
             configuration: .init(rateLimit: options.rakutenRateLimit ? .seconds(1) : nil))
         let images = ImageResponder(itemCount: catalog.count)
         let rest = PendingResponder()
-        let configuration = HTTPServer.Configuration(
+        var configuration = HTTPServer.Configuration(
             host: options.host, port: options.port, accessLog: options.accessLog, faults: options.faults)
+        configuration.tls = options.tls
         let server = HTTPServer(configuration: configuration, responders: [search, images, rest])
 
         let port = try await server.start()
-        let baseURL = baseURL(host: options.host, port: port)
+        let baseURL = baseURL(host: options.host, port: port, secure: options.tls != nil)
         let database: JSONDatabase
         if let openDatabase {
             database = openDatabase
@@ -154,14 +157,14 @@ public struct TetherServerApp: Sendable {
     }
 
     /// The URL clients use for `host` and `port`.
-    static func baseURL(host: String, port: Int) -> URL {
+    static func baseURL(host: String, port: Int, secure: Bool = false) -> URL {
         let name: String =
             switch host {
             case "127.0.0.1", "localhost", "0.0.0.0", "": "127.0.0.1"
             case "::1", "::", "[::1]", "[::]": "[::1]"
             default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
             }
-        return URL(string: "http://\(name):\(port)")!
+        return URL(string: "\(secure ? "https" : "http")://\(name):\(port)")!
     }
 
     /// Whether `host` only accepts connections from this machine.

@@ -31,6 +31,10 @@ internal import TetherServer
 ///   same with the memory tier off.
 /// - `coalesced`: 100 concurrent identical GETs of `/slow`; requests the server saw, ratio = that / 100 (target 1).
 ///
+/// - On Linux, ``NativeTransport`` against URLSession (`sequential`, `sequential-cpu`, `concurrent-64`) and, over
+///   HTTPS, against curl (`https-sequential-cpu`, `https-handshake-cpu`; see ``compareHTTPS(quick:)``).
+///   `TETHER_BENCH_HTTP_ONLY=https` runs the HTTPS part alone.
+///
 /// Standard error gets each round's figures, the same GET through the client's layers one at a time
 /// (`# breakdown`), and the client's own work per `send` over a transport that answers at once (`# pipeline`).
 enum HTTPBench {
@@ -83,7 +87,12 @@ enum HTTPBench {
         // (a) Sequential GETs, URLSession and the client in interleaved rounds.
         let rounds = options.quick ? 6 : 20
         let perRound = options.quick ? 50 : 100
-        let client = HTTPClient(baseURL: base) { $0.retryPolicy = .never }
+        // The client over URLSession, against URLSession alone: the client's own overhead over its transport (the
+        // default transport on Linux is the native one, measured against URLSession below).
+        let client = HTTPClient(baseURL: base) {
+            $0.retryPolicy = .never
+            $0.transport = URLSessionTransport()
+        }
         let decoder = TetherJSONDecoder()
         var urlRequest = URLRequest(url: base.appendingPathComponent("post"))
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -99,6 +108,12 @@ enum HTTPBench {
         func viaClient() async throws {
             blackHole(try await client.send(request).value)
         }
+        #if os(Linux)
+            if ProcessInfo.processInfo.environment["TETHER_BENCH_HTTP_ONLY"] == "https" {
+                try await compareHTTPS(quick: options.quick)
+                return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
+            }
+        #endif
         for _ in 0..<(options.quick ? 20 : 100) {
             try await viaURLSession()
             try await viaClient()
@@ -164,6 +179,8 @@ enum HTTPBench {
         // concurrent GETs over the pool.
         #if os(Linux)
             try await compareTransports(base: base, request: request, quick: options.quick)
+            // (e) HTTPS: the native transport against curl.
+            try await compareHTTPS(quick: options.quick)
         #endif
         return Figures(ratio: ratio, memoryHitMedian: memoryMedian, coalesced: coalesced)
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import TetherHTTP
+import TetherIO
 import TetherJSON
 import TetherServer
 
@@ -24,7 +25,7 @@ enum GetCommand: Command {
 
     static let help = """
         USAGE: tether get <url|path> [-X METHOD] [-H 'Name: value'] [-d BODY] [-i] [-v] [--cache DIR] [--json]
-                          [--transport native|urlsession]
+                          [--transport native|urlsession] [--cacert FILE] [-k]
 
         Sends one request and prints the answer's body: JSON indented by two spaces, anything
         else as it is. A path such as /posts/1 goes to an embedded Tether server (the built-in
@@ -47,12 +48,17 @@ enum GetCommand: Command {
           -v, --verbose            On standard error: the request and its headers, each
                                    attempt, the answer's headers and where it came from
                                    (network, cache, or revalidated with the server), and the
-                                   transfer's timings (look-up, connect, sent, first byte,
-                                   complete, bytes) when the transport measures them
+                                   transfer's timings (look-up, connect, TLS, sent, first
+                                   byte, complete, bytes) when the transport measures them
           --cache <dir>            Use an HTTP cache in this folder (its disk tier): a fresh
                                    copy is served without asking, a stale one is revalidated
-          --transport <name>       native (Tether's own HTTP/1.1 transport; Linux, http only)
-                                   or urlsession (the default)
+          --transport <name>       native (Tether's own HTTP/1.1 transport, http and https;
+                                   Linux, where it is the default) or urlsession
+          --cacert <file>          Trust the certificates in this PEM file as well as the
+                                   system's (a development CA, a self-signed server); uses
+                                   the native transport
+          -k, --insecure           Accept any https certificate, for any host (development
+                                   only); uses the native transport
           --json                   Insist on JSON: a -d body must be valid JSON, and an answer
                                    that is not JSON (whatever its Content-Type) is an error
           -h, --help               Show this help
@@ -80,6 +86,10 @@ enum GetCommand: Command {
         var cacheDirectory: String?
         /// `--transport`: `native` or `urlsession`, `nil` for the client's default.
         var transport: String?
+        /// `--cacert`: a PEM file of certificates to trust.
+        var trustedCertificates: String?
+        /// `-k`: no certificate verification.
+        var insecure = false
 
         /// The method to send: `-X`, else POST with a body, else GET.
         var effectiveMethod: String { method ?? (data == nil ? "GET" : "POST") }
@@ -142,7 +152,9 @@ enum GetCommand: Command {
                 guard let next = rest.popFirst() else { throw .usage("option '\(name)' needs a value", hint: hint) }
                 return next
             }
-            if inlineValue != nil, ["-i", "--include", "-v", "--verbose", "--json", "--help"].contains(name) {
+            if inlineValue != nil,
+                ["-i", "--include", "-v", "--verbose", "--json", "--help", "-k", "--insecure"].contains(name)
+            {
                 throw .usage("option '\(name)' takes no value", hint: hint)
             }
             switch name {
@@ -151,6 +163,11 @@ enum GetCommand: Command {
             case "-i", "--include": options.include = true
             case "-v", "--verbose": options.verbose = true
             case "--json": options.json = true
+            case "-k", "--insecure": options.insecure = true
+            case "--cacert":
+                let file = try value()
+                try ServeCommand.checkReadable(file, "certificate", hint: hint)
+                options.trustedCertificates = file
             case "-X", "--request":
                 let method = try value()
                 guard !method.isEmpty, method.utf8.allSatisfy(isTokenByte) else {
@@ -177,6 +194,16 @@ enum GetCommand: Command {
                 options.cacheDirectory = directory
             default: throw .usage("unknown option '\(argument)' for 'tether get'", hint: hint)
             }
+        }
+        if options.trustedCertificates != nil || options.insecure {
+            #if os(Linux)
+                guard options.transport != "urlsession" else {
+                    throw .usage("--cacert and -k need the native transport, not urlsession", hint: hint)
+                }
+                options.transport = "native"
+            #else
+                throw .usage("--cacert and -k need the native transport, which needs Linux", hint: hint)
+            #endif
         }
         guard let target else { throw .usage("missing the URL or path to get", hint: hint) }
         options.target = try resolve(target, hint: hint)
@@ -286,7 +313,12 @@ enum GetCommand: Command {
             switch options.transport {
             case "urlsession": configuration.transport = URLSessionTransport()
             #if os(Linux)
-                case "native": configuration.transport = NativeTransport()
+                case "native":
+                    var native = NativeTransport.Configuration()
+                    native.tls.additionalTrustedCertificates =
+                        options.trustedCertificates.map { [URL(fileURLWithPath: $0)] } ?? []
+                    native.tls.allowsInsecure = options.insecure
+                    configuration.transport = NativeTransport(configuration: native)
             #endif
             default: break
             }
@@ -364,7 +396,9 @@ enum GetCommand: Command {
         }
         let lookup = metrics.lookup ?? .zero
         let connect = lookup + (metrics.connect ?? .zero)
+        let handshake = metrics.tls.map { connect + $0 } ?? .zero
         return "time_namelookup=\(seconds(lookup)) time_connect=\(seconds(connect))"
+            + " time_appconnect=\(seconds(handshake))"
             + " time_pretransfer=\(seconds(metrics.requestSent)) time_starttransfer=\(seconds(metrics.firstByte))"
             + " time_total=\(seconds(metrics.complete)) size_upload=\(metrics.bytesSent)"
             + " size_download=\(metrics.bytesReceived) reused=\(metrics.reusedConnection)"
@@ -447,6 +481,8 @@ enum GetCommand: Command {
         case .status(let failure):
             text = "\(failure.status.code) \(failure.status.reason)"
             if let problem = failure.apiError as? APIProblem { text += ": \(problem.message)" }
+        case .transport(let underlying as IOError) where underlying.isTLS:
+            text = "TLS failed: \(underlying.message)"
         case .transport(let underlying):
             text =
                 "cannot connect: \((underlying as? URLError)?.localizedDescription ?? String(describing: underlying))"

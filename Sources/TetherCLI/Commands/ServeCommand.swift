@@ -13,8 +13,9 @@ import TetherServer
 /// `tether serve [db.json] [options]`: the local API server (json-server REST, Rakuten item search, images)
 /// until SIGINT or SIGTERM, then a graceful stop and exit code 0.
 ///
-/// Usage mistakes exit 2 before anything starts; a database file that cannot be read or parsed, or a port
-/// that cannot be bound, exits 1. ``start(_:accessLog:)`` is the start path without signals, for tests.
+/// Usage mistakes exit 2 before anything starts, and so does a `--tls-cert` or `--tls-key` file that is missing or
+/// unreadable; a database file that cannot be read or parsed, a port that cannot be bound, or a certificate or key
+/// that OpenSSL cannot use (not PEM, a key of another certificate), exits 1. ``start(_:accessLog:)`` is the start path without signals, for tests.
 enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "Run the local API server (REST, Rakuten search, images)"
@@ -43,6 +44,8 @@ enum ServeCommand: Command {
           --reset-rate <r>      Reset this share of connections mid-response (0 to 1)
           --truncate-rate <r>   Cut this share of bodies short of their Content-Length (0 to 1)
           --seed <n>            The seed of the random faults (default 0)
+          --tls-cert <file>     Serve HTTPS with this PEM certificate (chain); needs --tls-key
+          --tls-key <file>      The certificate's PEM private key (unencrypted)
           -h, --help            Show this help
 
         A request can script its own faults with the X-Tether-Fault header or the _fault query parameter,
@@ -60,6 +63,8 @@ enum ServeCommand: Command {
         var log = false
         var rateLimit = true
         var faults = FaultConfiguration.none
+        /// `--tls-cert` and `--tls-key`: serve HTTPS.
+        var tls: HTTPServer.TLSIdentity?
     }
 
     static func run(_ arguments: ArraySlice<String>, console: Console) throws(CLIError) -> Int32 {
@@ -115,6 +120,8 @@ enum ServeCommand: Command {
         var seed: String?
         var readOnly = false
         var inMemory = false
+        var certificateFile: String?
+        var keyFile: String?
         var optionsEnded = false
         var rest = arguments
         while let argument = rest.popFirst() {
@@ -158,8 +165,19 @@ enum ServeCommand: Command {
             case "--reset-rate": resetRate = try value()
             case "--truncate-rate": truncateRate = try value()
             case "--seed": seed = try value()
+            case "--tls-cert": certificateFile = try value()
+            case "--tls-key": keyFile = try value()
             default: throw .usage("unknown option '\(argument)' for 'tether serve'", hint: hint)
             }
+        }
+        switch (certificateFile, keyFile) {
+        case (nil, nil): break
+        case (let certificate?, let key?):
+            try checkReadable(certificate, "certificate", hint: hint)
+            try checkReadable(key, "key", hint: hint)
+            options.tls = HTTPServer.TLSIdentity(certificateFile: certificate, privateKeyFile: key)
+        case (nil, _): throw .usage("--tls-key needs --tls-cert", hint: hint)
+        case (_, nil): throw .usage("--tls-cert needs --tls-key", hint: hint)
         }
         if readOnly && inMemory { throw .usage("--read-only and --in-memory cannot be combined", hint: hint) }
         options.writes = readOnly ? .readOnly : inMemory ? .inMemory : .persistent
@@ -170,6 +188,17 @@ enum ServeCommand: Command {
             throw .usage(error.message, hint: hint)
         }
         return options
+    }
+
+    /// Throws a usage error when `path` (a `--tls-cert` or `--tls-key` file) is missing or cannot be read.
+    static func checkReadable(_ path: String, _ what: String, hint: String) throws(CLIError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .usage("cannot read the TLS \(what) file '\(path)': no such file", hint: hint)
+        }
+        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
+            throw .usage("cannot read the TLS \(what) file '\(path)': permission denied or not a file", hint: hint)
+        }
     }
 
     /// Opens the database file, if the options name one.
@@ -191,9 +220,10 @@ enum ServeCommand: Command {
     static func start(
         _ options: Options, database: JSONDatabase? = nil, accessLog: (@Sendable (String) -> Void)? = nil
     ) async throws(CLIError) -> TetherServerApp {
-        let appOptions = TetherServerApp.Options(
+        var appOptions = TetherServerApp.Options(
             data: database.map { .database($0) } ?? .builtIn, writes: options.writes, host: options.host,
             port: options.port, rakutenRateLimit: options.rateLimit, faults: options.faults, accessLog: accessLog)
+        appOptions.tls = options.tls
         do throws(ServerError) {
             return try await TetherServerApp.start(appOptions)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import TetherIO
 
 extension HTTPClient {
     /// Sends `prepared` until it succeeds, fails for good or runs out of attempts or time.
@@ -235,7 +236,11 @@ extension HTTPClient {
             return policy.retryableStatuses.contains(response.status.code)
         case .failure(let error):
             switch error.kind {
-            case .transport(let underlying): return !(underlying is any TransportMisuse)
+            case .transport(let underlying):
+                if let error = underlying as? IOError, error.isCertificateFailure || error.code == .tlsConfiguration {
+                    return false  // The same certificate or settings would fail again.
+                }
+                return !(underlying is any TransportMisuse)
             case .timeout(.request): return true
             default: return false
             }

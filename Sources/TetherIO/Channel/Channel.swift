@@ -6,7 +6,8 @@
     /// them, bytes read go to the ``handler``.
     ///
     /// Made by ``ClientBootstrap``. Confined to its loop: every member is used on ``eventLoop``'s thread only.
-    /// Writes never raise `SIGPIPE` (`MSG_NOSIGNAL`).
+    /// Writes never raise `SIGPIPE` (`MSG_NOSIGNAL`). After ``startTLS(_:timeout:_:)`` the channel speaks TLS:
+    /// ``write(_:)`` takes and the handler receives application bytes, encrypted and decrypted on the way.
     public final class Channel: @unchecked Sendable, EventSource {
         public let eventLoop: EventLoop
         /// The address connected to.
@@ -15,16 +16,22 @@
         public var handler: (any ChannelHandler)?
         /// Whether the socket is connected and not closed.
         public private(set) var isActive = false
-        /// Bytes read and written so far.
-        public private(set) var bytesRead = 0
-        public private(set) var bytesWritten = 0
+        /// Bytes read and written on the socket so far (with TLS: records, handshake included).
+        public internal(set) var bytesRead = 0
+        public internal(set) var bytesWritten = 0
 
         let fd: Int32
         private var registration: UInt64?
         private var pending: [UInt8] = []
         private var pendingOffset = 0
         private var watchingWrites = false
-        private var closed = false
+        private(set) var closed = false
+
+        // TLS (see Channel+TLS.swift).
+        var tls: TLSSession?
+        /// While the TLS handshake runs: called once with the outcome.
+        var onHandshake: ((IOError?) -> Void)?
+        var handshakeTimer: EventLoop.Scheduled?
         /// While connecting: called once with the outcome.
         private var onConnect: ((IOError?) -> Void)?
 
@@ -70,6 +77,16 @@
         public func write(_ bytes: [UInt8]) {
             assert(eventLoop.inEventLoop)
             guard isActive, !bytes.isEmpty else { return }
+            if let tls {
+                writeEncrypted(bytes, tls)
+                return
+            }
+            writeToSocket(bytes)
+        }
+
+        /// Queues `bytes` as they are (with TLS: records already encrypted) and writes what the socket takes now.
+        func writeToSocket(_ bytes: [UInt8]) {
+            guard isActive, !bytes.isEmpty else { return }
             if pendingOffset == pending.count {
                 pending = bytes
                 pendingOffset = 0
@@ -83,10 +100,13 @@
         public var isFlushed: Bool { pendingOffset == pending.count }
 
         /// Closes the socket now and tells the handler (once) with `error`. A channel still connecting reports
-        /// `error` (or ``IOError/Code/closedLocally``) to its connect completion instead.
+        /// `error` (or ``IOError/Code/closedLocally``) to its connect completion instead, and one in its TLS
+        /// handshake to the handshake's completion (``IOError/Code/tlsHandshakeFailed`` when `error` is `nil`).
+        /// A TLS channel closed by this side sends `close_notify` first, as far as the socket takes it at once.
         public func close(_ error: IOError? = nil) {
             assert(eventLoop.inEventLoop)
             guard !closed else { return }
+            if isActive, error == nil || error?.code == .closedLocally { sendCloseNotify() }
             closed = true
             isActive = false
             if let registration { eventLoop.deregister(registration, fd: fd) }
@@ -98,6 +118,7 @@
                 self.onConnect = nil
                 onConnect(error ?? IOError(.closedLocally, "The connection attempt was abandoned."))
             }
+            endHandshake(error)
             let handler = self.handler
             self.handler = nil
             handler?.channelInactive(self, error: error)
@@ -136,7 +157,11 @@
             let count = read(fd, buffer.baseAddress, buffer.count)
             if count > 0 {
                 bytesRead += count
-                handler?.channelRead(self, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                if let tls {
+                    readEncrypted(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), tls)
+                } else {
+                    handler?.channelRead(self, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                }
             } else if count == 0 {
                 close(nil)
             } else if errno != EAGAIN && errno != EINTR {
@@ -179,6 +204,15 @@
                 pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                 pendingOffset = 0
             }
+        }
+
+        /// Sends a TLS channel's `close_notify` with one non-blocking send, when nothing else waits to go out.
+        private func sendCloseNotify() {
+            guard let tls, tls.isHandshakeComplete, pendingOffset == pending.count else { return }
+            tls.close()
+            let alert = tls.takeOutput()
+            guard !alert.isEmpty else { return }
+            _ = alert.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
 
         static func connectError(_ code: Int32, _ address: SocketAddress) -> IOError {

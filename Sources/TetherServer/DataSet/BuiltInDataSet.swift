@@ -4,7 +4,8 @@ public import TetherJSON
 /// `comments`, `albums`, `photos`, `users`, `todos`, with the same counts, keys, key order and relations)
 /// plus `notes` for the notes example, all generated from a seed.
 ///
-/// The text is invented filler, not jsonplaceholder's. Photo URLs point at this server's image route
+/// Notes, posts, people and comments read like real text, in English and Japanese (``DemoText``, written for
+/// Tether); the other collections' text is invented filler. None of it is jsonplaceholder's. Photo URLs point at this server's image route
 /// (`<imageBaseURL>/images/photo-<id>?_ex=600x600`, thumbnails `150x150`; see ``ImageResponder``).
 ///
 /// ```swift
@@ -27,22 +28,25 @@ public enum BuiltInDataSet {
         var text = LoremWords(random: SplitMix64(seed: seed))
         var random = SplitMix64(seed: seed ^ 0x5EED_DA7A)
 
+        // Each user writes in their own language (even ids in Japanese); titles are not repeated within a language.
+        var titles = (english: TitleQueue(japanese: false), japanese: TitleQueue(japanese: true))
         let posts = (1...postCount).map { id -> JSON in
-            record(
-                ["userId", "id", "title", "body"],
-                [
-                    JSON((id - 1) / 10 + 1), JSON(id), .string(text.words(random.int(in: 3...9))),
-                    .string(text.paragraph(lines: 4)),
-                ])
+            let userID = (id - 1) / 10 + 1
+            let japanese = userID.isMultiple(of: 2)
+            let themes = japanese ? DemoText.japanese : DemoText.english
+            let (theme, title) =
+                japanese ? titles.japanese.next(&random, themes) : titles.english.next(&random, themes)
+            let body = random.shuffled(themes[theme].lines).prefix(4).joined(separator: "\n")
+            return record(
+                ["userId", "id", "title", "body"], [JSON(userID), JSON(id), .string(title), .string(body)])
         }
         let comments = (1...commentCount).map { id -> JSON in
-            let email = text.name() + "@" + text.word() + "." + random.pick(["biz", "com", "net", "org", "io", "tv"])
+            let reply = random.pick(DemoText.replies)
+            let writer = random.pick(DemoText.people)
+            let email = writer.username + "@" + random.pick(["example.com", "example.jp", "mail.example.net"])
             return record(
                 ["postId", "id", "name", "email", "body"],
-                [
-                    JSON((id - 1) / 5 + 1), JSON(id), .string(text.words(random.int(in: 3...7))), .string(email),
-                    .string(text.paragraph(lines: 4)),
-                ])
+                [JSON((id - 1) / 5 + 1), JSON(id), .string(writer.name), .string(email), .string(reply)])
         }
         let albums = (1...albumCount).map { id -> JSON in
             record(
@@ -58,7 +62,9 @@ public enum BuiltInDataSet {
                     .string(image + "?_ex=600x600"), .string(image + "?_ex=150x150"),
                 ])
         }
-        let users = (1...userCount).map { id in user(id: id, text: &text, random: &random) }
+        let users = (1...userCount).map { id in
+            user(id: id, person: DemoText.people[id - 1], text: &text, random: &random)
+        }
         let todos = (1...todoCount).map { id -> JSON in
             record(
                 ["userId", "id", "title", "completed"],
@@ -72,12 +78,10 @@ public enum BuiltInDataSet {
             let day = 30 - (id - 1)
             let minutes = random.int(in: 0...(24 * 60 - 1))
             let stamp = "2026-11-\(two(day))T\(two(minutes / 60)):\(two(minutes % 60)):00Z"
+            let note = DemoText.notes[(id - 1) % DemoText.notes.count]
             return record(
                 ["id", "title", "body", "updatedAt"],
-                [
-                    JSON(id), .string(text.name() + " " + text.words(random.int(in: 1...4))),
-                    .string(text.paragraph(lines: random.int(in: 1...3))), .string(stamp),
-                ])
+                [JSON(id), .string(note.title), .string(note.body), .string(stamp)])
         }
         return record(
             ["posts", "comments", "albums", "photos", "users", "todos", "notes"],
@@ -87,10 +91,10 @@ public enum BuiltInDataSet {
             ])
     }
 
-    private static func user(id: Int, text: inout LoremWords, random: inout SplitMix64) -> JSON {
-        let first = text.name()
-        let last = text.name()
-        let username = random.chance(0.5) ? first + "." + last : first + String(random.int(in: 1...99))
+    private static func user(
+        id: Int, person: (name: String, username: String), text: inout LoremWords, random: inout SplitMix64
+    ) -> JSON {
+        let username = person.username
         let domain = text.word() + "." + random.pick(["biz", "com", "net", "org", "io", "info"])
         func coordinate(_ limit: Int) -> String {
             let value = random.int(in: -limit * 10_000...limit * 10_000)
@@ -112,7 +116,7 @@ public enum BuiltInDataSet {
         return record(
             ["id", "name", "username", "email", "address", "phone", "website", "company"],
             [
-                JSON(id), .string(first + " " + last), .string(username), .string(first + "@" + domain), address,
+                JSON(id), .string(person.name), .string(username), .string(username + "@" + domain), address,
                 .string("\(random.int(in: 100...999))-\(random.int(in: 100...999))-\(random.int(in: 1000...9999))"),
                 .string(domain), company,
             ])

@@ -29,6 +29,15 @@ struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// One element of a non-empty array.
     mutating func pick<T>(_ values: [T]) -> T { values[int(in: 0...(values.count - 1))] }
+
+    /// The elements in a random order (Fisher–Yates), the same for the same state.
+    mutating func shuffled<T>(_ values: [T]) -> [T] {
+        var result = values
+        for index in result.indices.dropLast().reversed() {
+            result.swapAt(index, int(in: index...(result.count - 1)))
+        }
+        return result
+    }
 }
 
 /// FNV-1a over bytes: a stable 64-bit hash (Swift's `Hasher` is seeded per process).

@@ -32,6 +32,11 @@ extension HTTPServer {
         /// up to its producer: `AsyncStream(unfolding:)`, or a `bufferingPolicy`, keeps a producer from running
         /// ahead of the pulls.
         public var maximumPendingStreamBytes: Int
+        /// The certificate and key to serve HTTPS with (TLS 1.2 or later, ALPN `http/1.1`, through TetherIO's
+        /// OpenSSL layer); `nil` (default) serves plain HTTP. Checked by ``HTTPServer/start()``. Each connection's
+        /// handshake must finish within ``headerTimeout``; over ``maximumConnections`` an HTTPS connection is
+        /// closed without the 503. Linux only.
+        public var tls: TLSIdentity?
 
         public init(
             host: String = "127.0.0.1", port: Int = 0, limits: HTTPRequestParser.Limits = .init(),
@@ -50,6 +55,21 @@ extension HTTPServer {
             self.accessLog = accessLog
             self.faults = faults
             self.maximumPendingStreamBytes = maximumPendingStreamBytes
+        }
+    }
+}
+
+extension HTTPServer {
+    /// The certificate chain and private key an HTTPS server presents, as PEM files.
+    public struct TLSIdentity: Sendable, Hashable {
+        /// The certificate, followed by any intermediate certificates.
+        public var certificateFile: String
+        /// The private key of the certificate (unencrypted).
+        public var privateKeyFile: String
+
+        public init(certificateFile: String, privateKeyFile: String) {
+            self.certificateFile = certificateFile
+            self.privateKeyFile = privateKeyFile
         }
     }
 }

@@ -17,7 +17,8 @@
 /// configuration's ``FaultConfiguration`` adds random ones.
 ///
 /// Connections support keep-alive, pipelining (answered in order), `Expect: 100-continue`, HTTP/1.0 and
-/// streamed (chunked) responses. Limits, timeouts and the connection limit are in ``Configuration``.
+/// streamed (chunked) responses, and HTTPS with ``Configuration/tls`` (Linux). Limits, timeouts and the connection
+/// limit are in ``Configuration``.
 ///
 /// A streamed body is pulled from its stream only as fast as the client reads: while more than
 /// ``Configuration/maximumPendingStreamBytes`` wait for the socket, the server stops pulling.
@@ -56,7 +57,8 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts accepting; returns the port (the chosen one when the configuration says `0`).
     ///
     /// - Throws: ``ServerError``: `addressInUse`, `invalidHost`, `invalidPort`, `bindFailed`, `socketFailed`,
-    ///   or `invalidState` when the server was started before.
+    ///   `invalidTLSIdentity` for a ``Configuration/tls`` certificate or key that cannot be used, or `invalidState`
+    ///   when the server was started before.
     @discardableResult
     public func start() async throws(ServerError) -> Int {
         try state.withLock { (state) throws(ServerError) -> Int in

@@ -31,6 +31,9 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let socketFailed = Code(rawValue: "socketFailed")
         /// `start()` was called on a server that is running or was stopped.
         public static let invalidState = Code(rawValue: "invalidState")
+        /// The HTTPS certificate or private key cannot be used: a file that cannot be read, holds no PEM
+        /// certificate or key, or a key that does not match the certificate (or HTTPS off Linux).
+        public static let invalidTLSIdentity = Code(rawValue: "invalidTLSIdentity")
         /// An option's text (a duration, a rate, a fault script) cannot be read.
         public static let invalidOption = Code(rawValue: "invalidOption")
 

@@ -193,6 +193,58 @@ import TetherTerminal
         await harness.waitFor("of 100 shown")
     }
 
+    @Test func escapeInTheItemListNeverPutsTheKeyboardInTheSearchField() async throws {
+        let harness = try await AppHarness()
+        defer { Task { await harness.stop() } }
+        harness.type("ノートパソコン")
+        harness.press(.enter)
+        await harness.waitFor("30 shown")
+        #expect(harness.app.items.focus == .list)
+        harness.press(.escape)
+        harness.press(.escape)
+        #expect(harness.app.items.focus == .list)
+        #expect(harness.app.items.field.text == "ノートパソコン")
+        // So `q` quits instead of typing a "q" into the field.
+        harness.press(.character("q"))
+        #expect(harness.app.isFinished)
+        #expect(harness.app.items.field.text == "ノートパソコン")
+    }
+
+    @Test func wideScreensShowTheListBesideTheDetail() async throws {
+        let harness = try await AppHarness()
+        defer { Task { await harness.stop() } }
+        harness.width = 160
+        harness.height = 40
+        harness.app.items.search("ノートパソコン")
+        await harness.waitFor("30 shown")
+        let second = try #require(harness.app.items.items.dropFirst().first)
+        harness.press(.enter)
+        let wide = await harness.waitFor("the item's detail") { $0.contains("Shop: ") }
+        // The list stays on the left: other items' names and prices are still drawn beside the detail.
+        let rows = wide.split(separator: "\n")
+        #expect(rows.contains { $0.contains("Shop: ") && $0.contains("│") }, "\(wide)")
+        #expect(wide.contains(String(second.itemName.prefix(8))), "\(wide)")
+        #expect(rows.filter { $0.contains("円") }.count >= 5, "\(wide)")
+        for row in 0..<harness.height {
+            #expect(harness.app.draw(width: 160, height: 40).text(ofRow: row).terminalColumns == 160)
+        }
+        // Narrower, the detail takes the whole screen.
+        harness.width = 100
+        let narrow = harness.screen
+        #expect(narrow.contains("Shop: "))
+        #expect(!narrow.contains(String(second.itemName.prefix(8))), "\(narrow)")
+        // Notes and posts split the same way.
+        harness.width = 160
+        harness.press(.tab)
+        await harness.waitForNotes()
+        let titles = harness.app.notes.rows.prefix(3).compactMap { $0.value?.title }
+        try #require(titles.count == 3)
+        harness.press(.enter)
+        let noteDetail = await harness.waitFor("a note beside the list") { $0.contains("│") }
+        // The open note and the list's other notes, on one screen.
+        for title in titles { #expect(noteDetail.contains(title), "\(noteDetail)") }
+    }
+
     @Test func aDetailScrollsWithinItsContent() async throws {
         let harness = try await AppHarness(screen: .posts)
         defer { Task { await harness.stop() } }

@@ -399,6 +399,12 @@
             await #expect {
                 try await client(URL(string: "https://127.0.0.1:\(port)")!).send(Request<Data>(path: "/"))
             } throws: { error in
+                if case .transport = (error as? HTTPError)?.kind { return true }
+                return false
+            }
+            await #expect {
+                try await client(URL(string: "ftp://127.0.0.1:\(port)")!).send(Request<Data>(path: "/"))
+            } throws: { error in
                 if case .invalidRequest = (error as? HTTPError)?.kind { return true }
                 return false
             }

@@ -83,6 +83,69 @@ import Testing
         }
     }
 
+    /// Every colour type, decoded and downsized row by row, gives what a full decode and then ``AreaDownsizer``
+    /// give.
+    @Test(arguments: ["rgb", "rgba", "grey", "palette", "rgb16", "interlaced"])
+    func downsizingWhileReadingMatchesResizingTheWholeImage(kind: String) throws {
+        let (width, height) = (301, 203)
+        let photo = Fixtures.photoRGB(width: width, height: height)
+        let data: Data
+        switch kind {
+        case "rgba":
+            var rgba: [UInt8] = []
+            for (index, value) in photo.enumerated() {
+                rgba.append(value)
+                if index % 3 == 2 { rgba.append(UInt8(truncatingIfNeeded: index / 3 * 7)) }
+            }
+            data = try Fixtures.png(rgba, width: width, height: height, colorType: PNG_COLOR_TYPE_RGB_ALPHA)
+        case "grey":
+            let grey = stride(from: 0, to: photo.count, by: 3).map { photo[$0] }
+            data = try Fixtures.png(grey, width: width, height: height, colorType: PNG_COLOR_TYPE_GRAY)
+        case "palette":
+            let indices = stride(from: 0, to: photo.count, by: 3).map { photo[$0] / 64 }
+            data = try Fixtures.png(
+                indices, width: width, height: height, colorType: PNG_COLOR_TYPE_PALETTE,
+                palette: [255, 0, 0, 0, 255, 0, 0, 0, 255, 9, 9, 9], transparency: [255, 128])
+        case "rgb16":
+            data = try Fixtures.png(photo.flatMap { [$0, 0x7F] }, width: width, height: height, bitDepth: 16)
+        case "interlaced":
+            data = try Fixtures.png(photo, width: width, height: height, interlaced: true)
+        default:
+            data = try Fixtures.png(photo, width: width, height: height)
+        }
+        for box in [
+            ImageSize(width: 64, height: 64), ImageSize(width: 128, height: 100), ImageSize(width: 300, height: 300),
+        ] {
+            let streamed = try ImageDecoder.decode(data, fitting: box)
+            let whole = try ImageDecoder.decode(data)
+            let expected = AreaDownsizer.resize(whole, to: whole.size.fitting(in: box))
+            #expect(streamed.size == expected.size, "\(kind) \(box)")
+            #expect(streamed.pixels == expected.pixels, "\(kind) \(box)")
+        }
+        // A box larger than the image: the image itself.
+        #expect(try ImageDecoder.decode(data, fitting: ImageSize(width: 999, height: 999)) == ImageDecoder.decode(data))
+    }
+
+    @Test(arguments: [40, 0.3, 0.9, 0.995] as [Double])
+    func aTruncatedFileIsInvalidDataWhenDownsizedToo(keeping amount: Double) throws {
+        let data = try Fixtures.pngPhoto(width: 300, height: 200)
+        let count = amount < 1 ? Int(Double(data.count) * amount) : Int(amount)
+        #expect {
+            try ImageDecoder.decode(Data(data.prefix(count)), fitting: ImageSize(width: 64, height: 64))
+        } throws: { error in
+            guard case .invalidData = (error as? ImageError)?.kind else { return false }
+            return true
+        }
+    }
+
+    @Test func aBadChecksumIsInvalidDataWhenDownsizedToo() throws {
+        var bytes = [UInt8](try Fixtures.pngPhoto(width: 200, height: 200))
+        bytes[bytes.count / 2] ^= 0xFF
+        #expect(throws: ImageError.self) {
+            try ImageDecoder.decode(Data(bytes), fitting: ImageSize(width: 64, height: 64))
+        }
+    }
+
     @Test func aBadChecksumIsInvalidData() throws {
         var bytes = [UInt8](try Fixtures.pngPhoto(width: 40, height: 40))
         bytes[bytes.count / 2] ^= 0xFF

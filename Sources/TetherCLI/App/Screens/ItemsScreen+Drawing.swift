@@ -10,7 +10,13 @@ extension ItemsScreen {
         drawSearchRow(into: &buffer, in: searchRow)
         drawInfoRow(into: &buffer, in: infoRow)
         if focus == .detail, let detailID, let item = items.first(where: { $0.id == detailID }) {
-            drawDetail(of: item, into: &buffer, in: body)
+            if let halves = SplitLayout.divide(body) {
+                drawList(into: &buffer, in: halves.list)
+                SplitLayout.drawRule(into: &buffer, in: body, between: halves)
+                drawDetail(of: item, into: &buffer, in: halves.detail)
+            } else {
+                drawDetail(of: item, into: &buffer, in: body)
+            }
         } else {
             drawList(into: &buffer, in: body)
         }

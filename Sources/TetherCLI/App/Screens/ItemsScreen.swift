@@ -53,7 +53,7 @@ final class ItemsScreen: AppScreen {
         [
             ("/", "type a keyword"), ("Enter", "search (in the field) · open the item (in the list)"),
             ("↑ ↓ PgUp PgDn", "move; the next page loads near the end"), ("s", "next sort order"),
-            ("R", "retry after an error"), ("Esc", "back: from the detail to the list, from the list to the field"),
+            ("R", "retry after an error"), ("Esc", "back: from the detail to the list, out of the field"),
         ]
     }
 
@@ -118,7 +118,8 @@ final class ItemsScreen: AppScreen {
             detail = ScrollView()
             focus = .detail
         case .escape:
-            focus = .search
+            // Stays in the list: Escape never puts the keyboard in a text field (a following `q` would type).
+            break
         case .up where list.selectedIndex == 0:
             focus = .search
         case .character("s"):

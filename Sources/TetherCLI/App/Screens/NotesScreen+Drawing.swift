@@ -14,10 +14,17 @@ extension NotesScreen {
         } else {
             drawHeader(into: &buffer, in: bannerRow)
         }
+        // Wide screens keep the list beside an open note or its editor.
+        var pane = body
+        if mode != .list, let halves = SplitLayout.divide(body) {
+            drawList(into: &buffer, in: halves.list)
+            SplitLayout.drawRule(into: &buffer, in: body, between: halves)
+            pane = halves.detail
+        }
         switch mode {
         case .list: drawList(into: &buffer, in: body)
-        case .detail(let id): drawDetail(of: state(of: id), into: &buffer, in: body)
-        case .editor(let id): drawEditor(editing: id, into: &buffer, in: body)
+        case .detail(let id): drawDetail(of: state(of: id), into: &buffer, in: pane)
+        case .editor(let id): drawEditor(editing: id, into: &buffer, in: pane)
         }
         if let dialog { dialog.draw(into: &buffer, in: rect) }
     }

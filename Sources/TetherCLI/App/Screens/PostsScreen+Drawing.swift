@@ -13,7 +13,13 @@ extension PostsScreen {
             drawHeader(into: &buffer, in: headerRow)
         }
         if let detail, let post = posts.items.first(where: { $0.id == detail.id }) {
-            drawDetail(of: post, comments: detail.comments, into: &buffer, in: body)
+            if let halves = SplitLayout.divide(body) {
+                drawList(into: &buffer, in: halves.list)
+                SplitLayout.drawRule(into: &buffer, in: body, between: halves)
+                drawDetail(of: post, comments: detail.comments, into: &buffer, in: halves.detail)
+            } else {
+                drawDetail(of: post, comments: detail.comments, into: &buffer, in: body)
+            }
         } else {
             drawList(into: &buffer, in: body)
         }

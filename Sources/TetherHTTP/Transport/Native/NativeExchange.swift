@@ -12,8 +12,10 @@
         let request: TransportRequest
         let progress: (@Sendable (TransferProgress) -> Void)?
         let configuration: NativeTransport.Configuration
-        /// `host:port`, the pool's key.
+        /// `host:port` (`https://host:port` for https), the pool's key.
         let origin: String
+        /// Whether the URL is `https`: the connection speaks TLS.
+        let isTLS: Bool
         let host: String
         let port: Int
         /// The serialized request.
@@ -32,6 +34,8 @@
         var connection: HTTPConnection?
         var waitingIn: ConnectionPool?
         var connecting: ConnectAttempt?
+        /// The new connection whose TLS handshake runs for it.
+        var handshaking: Channel?
         /// Whether it was already retried on a new connection.
         var retried = false
 
@@ -58,16 +62,19 @@
                     .invalidRequest(reason: "'\(request.url)' has no host"),
                     request: RequestSummary(method: .get, url: ""))
             }
-            guard scheme == "http" else {
+            guard scheme == "http" || scheme == "https" else {
                 throw HTTPError(
-                    .invalidRequest(reason: "NativeTransport supports http only, not \(scheme)"),
+                    .invalidRequest(reason: "NativeTransport supports http and https only, not \(scheme)"),
                     request: RequestSummary(method: .get, url: ""))
             }
             if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            let port = components.port ?? 80
+            isTLS = scheme == "https"
+            let defaultPort = isTLS ? 443 : 80
+            let port = components.port ?? defaultPort
             self.host = host
             self.port = port
-            origin = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            let authority = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            origin = isTLS ? "https://" + authority : authority
             method = request.method
             isIdempotent = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(request.method.rawValue)
 
@@ -75,7 +82,7 @@
             if target.isEmpty { target = "/" }
             if let query = components.percentEncodedQuery { target += "?" + query }
             var headers = HTTPHeaders()
-            headers.add("Host", port == 80 ? (host.contains(":") ? "[\(host)]" : host) : origin)
+            headers.add("Host", port == defaultPort ? (host.contains(":") ? "[\(host)]" : host) : authority)
             for (name, value) in request.headers where name.lowercased() != "host" {
                 headers.add(name, value)
             }
@@ -190,6 +197,10 @@
             if let connecting {
                 self.connecting = nil
                 connecting.cancel()
+            }
+            if let handshaking {
+                self.handshaking = nil
+                handshaking.close(IOError(.closedLocally, "The request ended."))
             }
             if let connection {
                 self.connection = nil

@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import Synchronization
     import TetherIO
 
     /// A transport of Tether's own: HTTP/1.1 over non-blocking sockets on a TetherIO ``/TetherIO/EventLoop``, with a
@@ -31,7 +32,10 @@
     /// - Reports ``TransferMetrics`` on each ``TransportResponse`` and progress as bytes arrive; stops reading a
     ///   body over ``TransportRequest/maximumResponseSize``.
     ///
-    /// Only `http` URLs for now: an `https` URL fails with a transport error.
+    /// - `https` URLs go over TLS (TetherIO's OpenSSL layer): SNI, the certificate verified against the system's
+    ///   trust store and the host name, TLS 1.2 or later, ALPN `http/1.1`, with the handshake under
+    ///   ``Configuration/tlsHandshakeTimeout``; ``Configuration/tls`` adds trusted certificates and pins, or turns
+    ///   verification off. The handshake's duration is ``TransferMetrics/tls``.
     ///
     /// Thread safety: one transport serves any number of concurrent requests; its pools live on the event loop.
     public final class NativeTransport: HTTPTransport {
@@ -50,6 +54,10 @@
             public var decodesContent = true
             /// The most bytes of response header fields.
             public var maximumHeaderBytes = 64 * 1024
+            /// How `https` servers are checked: extra trusted certificates, pins, or none at all.
+            public var tls = TLSOptions()
+            /// The longest TLS handshake of a new `https` connection (after the TCP connection is made).
+            public var tlsHandshakeTimeout: Duration = .seconds(10)
 
             public init() {}
         }
@@ -57,6 +65,8 @@
         public let configuration: Configuration
         let loop: EventLoop
         let pools: PoolSet
+        /// The client TLS settings, made from ``Configuration/tls`` on the first `https` request.
+        private let tlsContext = Mutex<Result<TLSContext, IOError>?>(nil)
 
         /// A transport on TetherIO's shared event loop.
         public init(configuration: Configuration = Configuration()) {
@@ -81,19 +91,36 @@
             _ request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?
         ) async throws -> TransportResponse {
             try Task.checkCancellation()
+            // Made before the exchange, whose clock starts with it: the first https request reads the trust store.
+            let tls = request.url.scheme?.lowercased() == "https" ? try makeTLSContext() : nil
             let exchange = try NativeExchange(request: request, progress: progress, configuration: configuration)
             let pools = self.pools
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    loop.execute { pools.start(exchange, continuation) }
+                    loop.execute { pools.start(exchange, tls: tls, continuation) }
                 }
             } onCancel: {
                 loop.execute { exchange.fail(CancellationError()) }
             }
         }
 
-        /// The number of open connections (idle or busy) per origin, such as `["127.0.0.1:8080": 2]`: for tests
-        /// and diagnostics.
+        /// The TLS context of ``Configuration/tls``, made once (it reads the system's trust store).
+        private func makeTLSContext() throws(IOError) -> TLSContext {
+            let result = tlsContext.withLock { context in
+                if let context { return context }
+                var settings = TLSClientConfiguration()
+                settings.additionalTrustedCertificateFiles = configuration.tls.additionalTrustedCertificates.map(\.path)
+                settings.pinnedPublicKeys = configuration.tls.pinnedPublicKeys
+                settings.verifiesCertificates = !configuration.tls.allowsInsecure
+                let made = Result { () throws(IOError) -> TLSContext in try TLSContext(client: settings) }
+                context = made
+                return made
+            }
+            return try result.get()
+        }
+
+        /// The number of open connections (idle or busy) per origin, such as `["127.0.0.1:8080": 2]` (and
+        /// `"https://127.0.0.1:8443"` for https): for tests and diagnostics.
         public func openConnections() async -> [String: Int] {
             let pools = self.pools
             return await withCheckedContinuation { continuation in

@@ -38,6 +38,13 @@ final class Connection {
     /// Serves the connection until it closes, then closes the socket.
     func run() {
         defer { core.registry.remove(id) }
+        #if os(Linux)
+            if let tls = socket.tls {
+                // The handshake has the time a request has to arrive.
+                socket.setReceiveTimeout(core.configuration.headerTimeout)
+                guard tls.handshake(over: socket, buffer: buffer) else { return }
+            }
+        #endif
         var requestStarted: ContinuousClock.Instant?
         while true {
             while true {
@@ -158,6 +165,7 @@ final class Connection {
     /// Ends the sending side and reads what the client still sends (briefly), so the response is not lost to a
     /// reset caused by unread input. The caller closes the socket.
     static func lingeringClose(_ socket: Socket) {
+        socket.closeTLS()
         socket.shutdown(.write)
         socket.setReceiveTimeout(.milliseconds(250))
         let deadline = ContinuousClock.now + .seconds(1)

@@ -9,6 +9,9 @@ import TetherJSON
 #elseif canImport(Darwin)
     import Darwin
 #endif
+#if os(Linux)
+    import TetherIO
+#endif
 
 /// A running server: the listening socket, the accept thread, the open connections and what they share.
 ///
@@ -21,6 +24,10 @@ final class ServerCore: Sendable {
     let faults: FaultInjector
     let listener: Socket
     let port: Int
+    #if os(Linux)
+        /// The certificate and key of an HTTPS server.
+        let tlsContext: TLSContext?
+    #endif
     /// The not-found answer, json-server style: `404` with the body `{}`.
     let notFound = HTTPResponse.json([:], status: .notFound)
 
@@ -34,6 +41,22 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.responders = responders
         faults = FaultInjector(configuration: configuration.faults)
+        #if os(Linux)
+            if let identity = configuration.tls {
+                do throws(IOError) {
+                    tlsContext = try TLSContext(
+                        serverCertificateFile: identity.certificateFile, privateKeyFile: identity.privateKeyFile)
+                } catch {
+                    throw ServerError(.invalidTLSIdentity, error.message)
+                }
+            } else {
+                tlsContext = nil
+            }
+        #else
+            if configuration.tls != nil {
+                throw ServerError(.invalidTLSIdentity, "HTTPS is only available on Linux")
+            }
+        #endif
         let (listener, port) = try Socket.listen(host: configuration.host, port: configuration.port, backlog: 1024)
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
@@ -84,8 +107,13 @@ final class ServerCore: Sendable {
         }
     }
 
-    private func admit(_ client: Socket) {
-        client.configureAccepted(sendTimeout: configuration.idleTimeout)
+    private func admit(_ accepted: Socket) {
+        accepted.configureAccepted(sendTimeout: configuration.idleTimeout)
+        #if os(Linux)
+            guard let client = secured(accepted) else { return }
+        #else
+            let client = accepted
+        #endif
         if registry.count >= configuration.maximumConnections {
             reject(client)
             return
@@ -96,6 +124,23 @@ final class ServerCore: Sendable {
         }
         if !started { registry.remove(id) }
     }
+
+    #if os(Linux)
+        /// `socket` with its TLS session on an HTTPS server, as it is otherwise; `nil` (the socket closed) when it
+        /// is over the connection limit, which an HTTPS connection is not told (a 503 would need a handshake first),
+        /// or OpenSSL cannot make a session.
+        private func secured(_ socket: Socket) -> Socket? {
+            guard let tlsContext else { return socket }
+            guard registry.count < configuration.maximumConnections, let session = try? tlsContext.makeSession()
+            else {
+                socket.close()
+                return nil
+            }
+            var secured = socket
+            secured.tls = TLSStream(session: session)
+            return secured
+        }
+    #endif
 
     /// Answers a connection over the limit with 503 and closes it, on a short-lived thread (at most 32 at once;
     /// beyond that the connection is closed unanswered).

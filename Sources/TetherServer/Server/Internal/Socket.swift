@@ -5,6 +5,9 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+#if os(Linux)
+    import TetherIO
+#endif
 
 /// A TCP socket's file descriptor and the few blocking calls the server makes on it.
 ///
@@ -18,6 +21,11 @@
 /// `msghdr.msg_iovlen` an `Int32`, and accepted sockets inherit the listener's `O_NONBLOCK`.
 struct Socket: Sendable {
     let fd: Int32
+    #if os(Linux)
+        /// The connection's TLS session on an HTTPS server: ``send(_:_:)`` and ``receive(into:)`` then carry plain
+        /// bytes through it.
+        var tls: TLSStream?
+    #endif
 
     /// The outcome of one `recv`.
     enum ReceiveResult {
@@ -140,8 +148,17 @@ struct Socket: Sendable {
         #endif
     }
 
-    /// One blocking `recv` into `buffer`, retried on `EINTR`.
+    /// One blocking `recv` into `buffer`, retried on `EINTR` (with TLS: decrypted bytes, after as many receives as
+    /// a record needs).
     func receive(into buffer: UnsafeMutableRawBufferPointer) -> ReceiveResult {
+        #if os(Linux)
+            if let tls { return tls.receive(into: buffer, over: self) }
+        #endif
+        return receiveRaw(into: buffer)
+    }
+
+    /// One blocking `recv` of the socket's own bytes.
+    func receiveRaw(into buffer: UnsafeMutableRawBufferPointer) -> ReceiveResult {
         while true {
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return .bytes(count) }
@@ -161,6 +178,14 @@ struct Socket: Sendable {
     )
         -> Bool
     {
+        #if os(Linux)
+            if let tls { return tls.send(first, second, over: self) }
+        #endif
+        return sendRaw(first, second)
+    }
+
+    /// ``send(_:_:)`` of the socket's own bytes (TLS records on an HTTPS connection).
+    func sendRaw(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         let total = first.count + second.count
         while offset < total {
@@ -214,6 +239,13 @@ struct Socket: Sendable {
 
     enum ShutdownDirection {
         case read, write, both
+    }
+
+    /// Sends TLS's `close_notify` on an HTTPS connection; nothing otherwise. Connection thread only.
+    func closeTLS() {
+        #if os(Linux)
+            tls?.close(over: self)
+        #endif
     }
 
     /// Shuts down one or both directions; a blocked `recv` on the socket returns at once.

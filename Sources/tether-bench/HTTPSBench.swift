@@ -1,0 +1,155 @@
+#if os(Linux)
+    internal import Foundation
+    internal import Glibc
+    internal import TetherHTTP
+    internal import TetherServer
+
+    extension HTTPBench {
+        /// `http <case> <contender> <value> <unit> <ratio>` lines for ``NativeTransport`` over HTTPS against curl
+        /// (`/usr/bin/curl`, the same OpenSSL), CPU µs per request, ratio = native / curl:
+        /// - `https-sequential-cpu`: 200 GETs of `/post` (`--quick` 50) on one kept-alive connection (curl: all the
+        ///   URLs in one process, which reuses its connection);
+        /// - `https-handshake-cpu`: 20 GETs (`--quick` 5), each on a new connection with a full handshake (the
+        ///   requests say `Connection: close`; curl also gets `--no-sessionid`, so it resumes no session).
+        ///
+        /// The server is a ``HTTPServer`` with TLS in this process, its certificate made with the `openssl` command
+        /// (an EC P-256 key, trusted by both contenders). curl's CPU is its child-process time
+        /// (`RUSAGE_CHILDREN`) with the same command fetching one URL subtracted (its start-up). The native side's
+        /// is this process's CPU time minus the server's share, which is measured while curl runs right after it
+        /// (the process's CPU time then, minus that of the one-URL run): both contenders make the server do the
+        /// same work. Each figure is the median of 9 runs; the ratio is the median of the per-run ratios. On a
+        /// machine shared with other work the sequential case varies by tens of percent from run to run.
+        static func compareHTTPS(quick: Bool) async throws {
+            let openssl = "/usr/bin/openssl"
+            let curl = "/usr/bin/curl"
+            guard FileManager.default.isExecutableFile(atPath: openssl) else {
+                Bench.note("# https: skipped, no \(openssl)")
+                return
+            }
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tether-bench-tls-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let certificate = directory.appendingPathComponent("cert.pem").path
+            let key = directory.appendingPathComponent("key.pem").path
+            _ = try run(
+                openssl,
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-days", "1", "-nodes",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key,
+                    "-out", certificate,
+                ])
+
+            var configuration = HTTPServer.Configuration()
+            configuration.tls = .init(certificateFile: certificate, privateKeyFile: key)
+            let server = HTTPServer(
+                configuration: configuration, responders: [PostResponder(counter: RequestCounter())])
+            let port = try await server.start()
+            do {
+                try await compareHTTPS(
+                    port: port, certificate: certificate,
+                    curl: FileManager.default.isExecutableFile(atPath: curl) ? curl : nil,
+                    quick: quick)
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
+        }
+
+        private static func compareHTTPS(port: Int, certificate: String, curl: String?, quick: Bool) async throws {
+            let base = URL(string: "https://127.0.0.1:\(port)")!
+            var native = NativeTransport.Configuration()
+            native.tls.additionalTrustedCertificates = [URL(fileURLWithPath: certificate)]
+            let client = HTTPClient(baseURL: base) {
+                $0.transport = NativeTransport(configuration: native)
+                $0.retryPolicy = .never
+                $0.coalescesRequests = false
+            }
+            let keepAlive = Request<Post>(path: "/post")
+            var closing = Request<Post>(path: "/post")
+            closing.headers.set("Connection", "close")
+            let sequentialCount = quick ? 50 : 200
+            let handshakeCount = quick ? 5 : 20
+            for _ in 0..<20 { blackHole(try await client.send(keepAlive).value) }
+            for _ in 0..<3 { blackHole(try await client.send(closing).value) }
+
+            func nativeCPU(_ request: Request<Post>, count: Int) async throws -> (cpu: Double, wall: Double) {
+                let start = ContinuousClock.now
+                let cpuStart = processCPUTime()
+                for _ in 0..<count { blackHole(try await client.send(request).value) }
+                let cpu = (processCPUTime() - cpuStart) * 1e6 / Double(count)
+                return (cpu, microseconds(ContinuousClock.now - start) / Double(count))
+            }
+            let cases: [(name: String, request: Request<Post>, count: Int, curlFlags: [String])] = [
+                ("https-sequential-cpu", keepAlive, sequentialCount, []),
+                ("https-handshake-cpu", closing, handshakeCount, ["--no-sessionid", "-H", "Connection: close"]),
+            ]
+            for item in cases {
+                var nativeRuns: [Double] = []
+                var wallRuns: [Double] = []
+                var curlRuns: [Double] = []
+                var serverRuns: [Double] = []
+                for _ in 0..<9 {
+                    let (cpu, wall) = try await nativeCPU(item.request, count: item.count)
+                    nativeRuns.append(cpu)
+                    wallRuns.append(wall)
+                    guard let curl else { continue }
+                    let arguments = ["-sf", "--cacert", certificate] + item.curlFlags
+                    let url = base.appendingPathComponent("post").absoluteString
+                    let one = try curlCPU(curl, arguments + [url])
+                    let many = try curlCPU(curl, arguments + Array(repeating: url, count: item.count + 1))
+                    curlRuns.append((many.child - one.child) * 1e6 / Double(item.count))
+                    serverRuns.append((many.process - one.process) * 1e6 / Double(item.count))
+                }
+                Bench.note(
+                    "# \(item.name): native process CPU µs/request \(nativeRuns.map { Bench.format($0, 0) }),"
+                        + " wall \(wallRuns.map { Bench.format($0, 0) }); server's share \(serverRuns.map { Bench.format($0, 0) });"
+                        + " curl \(curlRuns.map { Bench.format($0, 0) })")
+                guard !curlRuns.isEmpty else {
+                    Bench.emit("http \(item.name) native \(Bench.format(percentile(nativeRuns, 0.5), 1)) us -")
+                    continue
+                }
+                // Each run's native side minus the server's share in the same run, and its ratio to curl's run: the
+                // median of the per-run ratios, as load that changes between runs cancels within one.
+                let clientRuns = zip(nativeRuns, serverRuns).map { $0 - $1 }
+                let ratios = zip(clientRuns, curlRuns).map { $0 / $1 }
+                let curlCPU = percentile(curlRuns, 0.5)
+                Bench.emit("http \(item.name) curl \(Bench.format(curlCPU, 1)) us 1.000")
+                Bench.emit(
+                    "http \(item.name) native \(Bench.format(percentile(clientRuns, 0.5), 1)) us"
+                        + " \(Bench.format(percentile(ratios, 0.5), 3))")
+            }
+        }
+
+        /// Runs curl with `arguments` (output discarded): the CPU seconds it used and this process used meanwhile.
+        private static func curlCPU(_ curl: String, _ arguments: [String]) throws -> (child: Double, process: Double) {
+            let childStart = childrenCPUTime()
+            let processStart = processCPUTime()
+            let status = try run(curl, arguments)
+            guard status == 0 else { throw Unavailable(description: "curl exited \(status)") }
+            return (childrenCPUTime() - childStart, processCPUTime() - processStart)
+        }
+
+        /// Runs `executable` with `arguments`, output discarded, and waits; its exit status.
+        @discardableResult
+        private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        /// CPU seconds used by the children this process has waited for.
+        private static func childrenCPUTime() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+                + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
+        }
+    }
+#endif
