@@ -4,6 +4,8 @@
 /// Debian and Ubuntu), the host name checked against the certificate, TLS 1.2 or later, ALPN `http/1.1`.
 ///
 /// ```swift
+/// import TetherIO
+///
 /// var tls = TLSClientConfiguration()
 /// tls.additionalTrustedCertificateFiles = ["/path/to/dev-ca.pem"]
 /// let context = try TLSContext(client: tls)

@@ -5,6 +5,8 @@
     /// TLS 1.2 at least, ALPN. Made once and used for many connections, each a ``TLSSession``.
     ///
     /// ```swift
+    /// import TetherIO
+    ///
     /// let context = try TLSContext(client: TLSClientConfiguration())
     /// let session = try context.makeSession(serverName: "example.com")
     /// ```

@@ -4,7 +4,7 @@ public import TetherJSON
 /// `comments`, `albums`, `photos`, `users`, `todos`, with the same counts, keys, key order and relations)
 /// plus `notes` for the notes example, all generated from a seed.
 ///
-/// Notes, posts, people and comments read like real text, in English and Japanese (``DemoText``, written for
+/// Notes, posts, people and comments read like real text, in English and Japanese (`DemoText`, written for
 /// Tether); the other collections' text is invented filler. None of it is jsonplaceholder's. Photo URLs point at this server's image route
 /// (`<imageBaseURL>/images/photo-<id>?_ex=600x600`, thumbnails `150x150`; see ``ImageResponder``).
 ///

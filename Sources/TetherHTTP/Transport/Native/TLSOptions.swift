@@ -8,6 +8,9 @@
     /// version, and ALPN offers `http/1.1`.
     ///
     /// ```swift
+    /// import Foundation
+    /// import TetherHTTP
+    ///
     /// var configuration = NativeTransport.Configuration()
     /// configuration.tls.additionalTrustedCertificates = [URL(fileURLWithPath: "dev-ca.pem")]
     /// let transport = NativeTransport(configuration: configuration)
