@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TetherSync
 import TetherJSON
 
 extension EntityStore {
@@ -380,7 +380,7 @@ final class OutcomeBox {
 
 /// Wakes a waiting loop: a signal before the wait is kept, so none is lost.
 final class WakeSignal: Sendable {
-    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Locked<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
