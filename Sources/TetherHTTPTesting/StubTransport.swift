@@ -1,6 +1,6 @@
 public import Foundation
-import TetherSync
 public import TetherHTTP
+import TetherSync
 
 /// An ``HTTPTransport`` that answers from a closure or a script, and records every request it sees: for unit
 /// tests of code that uses ``HTTPClient``, without a server.

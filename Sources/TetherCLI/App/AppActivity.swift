@@ -1,6 +1,6 @@
 import Observation
-import TetherSync
 import TetherHTTP
+import TetherSync
 
 /// Request activity for the status bar: how many requests are in flight and how the last one ended.
 ///

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
-import TetherSync
 import TetherHTTP
 import TetherIO
 import TetherJSON
 import TetherServer
+import TetherSync
 
 /// `tether get <url|path> [options]`: one HTTP request through ``HTTPClient``, curl and HTTPie style.
 ///

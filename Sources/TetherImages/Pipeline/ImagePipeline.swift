@@ -1,6 +1,6 @@
 public import Foundation
-import TetherSync
 public import TetherHTTP
+import TetherSync
 
 /// Loads images by URL and returns them decoded and downsized, as RGBA pixels ready to draw.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import TetherSync
 import TetherJSON
+import TetherSync
 
 extension EntityStore {
     // MARK: - The background sender
