@@ -41,17 +41,19 @@ let package = Package(
         .executable(name: "tether-bench", targets: ["tether-bench"]),
     ],
     targets: [
-        .target(name: "TetherJSON"),
+        .systemLibrary(name: "CThreadSanitizer", path: "Sources/CThreadSanitizer"),
+        .target(name: "TetherSync", dependencies: ["CThreadSanitizer"]),
+        .target(name: "TetherJSON", dependencies: ["TetherSync"]),
         .target(name: "TetherHTTP1"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        .target(name: "TetherIO", dependencies: ["CEpoll", "COpenSSL"]),
-        .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib"]),
-        .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP"]),
+        .target(name: "TetherIO", dependencies: ["CEpoll", "COpenSSL", "TetherSync"]),
+        .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "TetherSync"]),
+        .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP", "TetherSync"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON", "CSQLite"]),
+        .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON", "CSQLite", "TetherSync"]),
         .target(name: "TetherAPIs", dependencies: ["TetherStore", "TetherHTTP", "TetherJSON"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
@@ -61,14 +63,16 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG"]),
-        .target(name: "TetherServer", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "CJPEG"]),
-        .target(name: "TetherTerminal"),
+        .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG", "TetherSync"]),
+        .target(
+            name: "TetherServer",
+            dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "CJPEG", "TetherSync"]),
+        .target(name: "TetherTerminal", dependencies: ["TetherSync"]),
         .target(
             name: "TetherCLI",
             dependencies: [
                 "TetherJSON", "TetherHTTP", "TetherIO", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal",
-                "TetherImages",
+                "TetherImages", "TetherSync",
             ]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
         .executableTarget(

@@ -1,6 +1,6 @@
 public import Foundation
-import Synchronization
 public import TetherHTTP
+import TetherSync
 
 /// An ``/TetherHTTP/HTTPTransport`` that answers from a closure or a script, and records every request it sees: for
 /// unit tests of code that uses ``/TetherHTTP/HTTPClient``, without a server.
@@ -39,7 +39,7 @@ public final class StubTransport: HTTPTransport {
     }
 
     private let handler: Handler
-    private let recorded = Mutex<[TransportRequest]>([])
+    private let recorded = Locked<[TransportRequest]>([])
 
     /// A stub that asks `handler` for every response.
     public init(_ handler: @escaping Handler) {
@@ -48,7 +48,7 @@ public final class StubTransport: HTTPTransport {
 
     /// A stub that gives the responses of `script` in order, one per request.
     public convenience init(script: [StubResponse]) {
-        let remaining = Mutex(script[...])
+        let remaining = Locked(script[...])
         self.init { request in
             guard let next = remaining.withLock({ $0.popFirst() }) else {
                 throw Exhausted(request: "\(request.method.rawValue) \(request.url.absoluteString)")

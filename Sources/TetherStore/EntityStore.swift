@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import TetherSync
 
 /// A normalized, observable store of REST entities: each entity once, by type and id, shared by every query and
 /// detail view, with optimistic edits that roll back when the server refuses them.
@@ -195,7 +195,7 @@ public final class EntityStore {
     }
 
     /// ``typeName(_:)``'s names, by type.
-    private nonisolated static let typeNames = Mutex<[ObjectIdentifier: String]>([:])
+    private nonisolated static let typeNames = Locked<[ObjectIdentifier: String]>([:])
 
     /// The number of entities of `type` in the store.
     public func count<Entity: RemoteEntity>(of type: Entity.Type) -> Int {

@@ -1,6 +1,6 @@
 import Observation
-import Synchronization
 import TetherHTTP
+import TetherSync
 
 /// Request activity for the status bar: how many requests are in flight and how the last one ended.
 ///
@@ -42,7 +42,7 @@ final class ActivityMonitor: HTTPEventMonitor {
         var completed = 0
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
     private let activity: AppActivity
 
     @MainActor init(activity: AppActivity) {

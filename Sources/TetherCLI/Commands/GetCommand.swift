@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
-import Synchronization
 import TetherHTTP
 import TetherIO
 import TetherJSON
 import TetherServer
+import TetherSync
 
 /// `tether get <url|path> [options]`: one HTTP request through ``HTTPClient``, curl and HTTPie style.
 ///
@@ -546,7 +546,7 @@ struct VerboseHeaders: HTTPInterceptor {
 /// The running request's mailbox: `-v` lines from the client's tasks and the outcome, read by the command's
 /// thread, which prints them (the ``Console`` is used on that thread only).
 final class GetSession: Sendable {
-    private let state = Mutex<(lines: [String], outcome: GetCommand.Outcome?)>(([], nil))
+    private let state = Locked<(lines: [String], outcome: GetCommand.Outcome?)>(([], nil))
     private let wake = DispatchSemaphore(value: 0)
 
     /// Queues a line for standard error; called from any task.

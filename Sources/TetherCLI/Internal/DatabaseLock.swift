@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TetherSync
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +17,7 @@ import Synchronization
 /// - Thread safety: `release()` may be called from any thread, more than once.
 final class DatabaseLock: Sendable {
     private let descriptor: Int32
-    private let released = Mutex(false)
+    private let released = Locked(false)
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor

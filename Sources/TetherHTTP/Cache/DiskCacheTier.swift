@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TetherSync
 
 #if canImport(Glibc)
     import Glibc
@@ -43,7 +44,7 @@ final class DiskCacheTier: Sendable {
     let directory: URL
     let sizeLimit: Int
     private let path: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens the tier on `directory`, creating it (and missing parents) with mode 0700.
     init(directory: URL, sizeLimit: Int) throws(Unavailable) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import TetherSync
 
 /// Moves the disk tier's writes off the request path: one serial background queue writes the entries the client
 /// stores, while reads see the entries still waiting.
@@ -27,7 +28,7 @@ final class DiskCacheWriter: Sendable {
     let tier: DiskCacheTier
     /// The serial queue the writes run on (internal: tests suspend it to hold writes pending).
     let queue = DispatchQueue(label: "tether.cache.disk-writer", qos: .utility)
-    private let pending = Mutex(Pending())
+    private let pending = Locked(Pending())
 
     init(tier: DiskCacheTier) {
         self.tier = tier

@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import TetherSync
 
 /// TetherHTTP's HTTP cache: RFC 9111 private-cache behaviour for GET and HEAD, with a memory tier and an optional
 /// disk tier.
@@ -39,7 +40,7 @@ import Synchronization
 public final class HTTPCache: Sendable {
     public let configuration: Configuration
 
-    private let memory: Mutex<MemoryCacheTier>
+    private let memory: Locked<MemoryCacheTier>
     private let disk: DiskCacheWriter?
     private let diskOpeningError: String?
 
@@ -49,7 +50,7 @@ public final class HTTPCache: Sendable {
     /// ``diskError`` says why.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        memory = Mutex(MemoryCacheTier(costLimit: configuration.memoryCostLimit))
+        memory = Locked(MemoryCacheTier(costLimit: configuration.memoryCostLimit))
         if let directory = configuration.directory {
             do {
                 disk = DiskCacheWriter(

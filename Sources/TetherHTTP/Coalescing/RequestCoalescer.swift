@@ -1,4 +1,5 @@
 import Synchronization
+import TetherSync
 
 /// Shares one transfer between concurrent identical requests.
 ///
@@ -41,7 +42,7 @@ final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         case start(SharedTransfer)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The number of keys with work in flight (for tests).
     var inFlight: Int { state.withLock { $0.entries.count } }

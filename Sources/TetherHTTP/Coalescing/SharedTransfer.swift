@@ -1,4 +1,5 @@
 import Synchronization
+import TetherSync
 
 /// One coalesced transfer: who runs it, what it has done so far, and how it is stopped.
 ///
@@ -23,7 +24,7 @@ final class SharedTransfer: TransferSharing {
         var parked: (key: CoalescingKey, transfer: PendingTransfer)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let started = Atomic<Int>(0)
     /// Whether callers other than the one running the transfer in its own task wait for it (asked of the
     /// coalescer, whose lock is not held when a transfer is parked).

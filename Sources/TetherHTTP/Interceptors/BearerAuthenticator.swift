@@ -1,4 +1,4 @@
-import Synchronization
+import TetherSync
 
 /// Sends `Authorization: Bearer <token>` and refreshes the token once when the server answers 401.
 ///
@@ -28,14 +28,14 @@ public final class BearerAuthenticator: HTTPInterceptor {
         var refresh: Task<String, any Error>?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let refreshToken: @Sendable (_ rejected: String?) async throws -> String
 
     /// - Parameters:
     ///   - token: the token to start with, if any.
     ///   - refresh: returns a new token; it receives the token the server rejected.
     public init(token: String?, refresh: @escaping @Sendable (_ rejected: String?) async throws -> String) {
-        state = Mutex(State(token: token))
+        state = Locked(State(token: token))
         refreshToken = refresh
     }
 

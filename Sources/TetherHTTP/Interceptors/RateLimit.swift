@@ -1,4 +1,4 @@
-import Synchronization
+import TetherSync
 
 /// A request rate for one host, as a token bucket: up to ``burst`` requests at once, then ``requests`` per
 /// ``interval``.
@@ -33,7 +33,7 @@ final class RateLimiter: Sendable {
     }
 
     private let limits: [String: RateLimit]
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Locked<[String: Bucket]>([:])
 
     init(limits: [String: RateLimit]) {
         self.limits = Dictionary(limits.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })

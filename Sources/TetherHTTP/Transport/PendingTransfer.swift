@@ -1,4 +1,5 @@
 import Synchronization
+import TetherSync
 
 #if canImport(FoundationNetworking)
     import Foundation
@@ -33,7 +34,7 @@ final class PendingTransfer: Sendable {
         var deadlineToken: UInt64?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers the waiter for the outcome; resumes it at once when the transfer has already ended, or with
     /// `CancellationError` when ``detach()`` came first.

@@ -1,4 +1,4 @@
-import Synchronization
+import TetherSync
 
 #if canImport(FoundationNetworking)
     import Foundation
@@ -194,7 +194,7 @@ private final class Transfer: Sendable {
     let limit: Int
     let url: URL
     let progressHandler: (@Sendable (TransferProgress) -> Void)?
-    let state: Mutex<State>
+    let state: Locked<State>
 
     init(request: TransportRequest, progress: (@Sendable (TransferProgress) -> Void)?) {
         limit = request.maximumResponseSize
@@ -202,7 +202,7 @@ private final class Transfer: Sendable {
         progressHandler = progress
         var initial = State()
         initial.progress.totalBytesToSend = request.body?.count
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     func start(_ continuation: CheckedContinuation<TransportResponse, any Error>) {
@@ -305,7 +305,7 @@ private final class Transfer: Sendable {
 
 /// The session delegate: routes callbacks to each task's ``Transfer``.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Locked<[Int: Transfer]>([:])
 
     func register(_ transfer: Transfer, for task: URLSessionTask) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
@@ -350,7 +350,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 
     /// Challenges answered with the 401 or 407 response that carried them, by task, until the task completes.
-    private let challenges = Mutex<[Int: HTTPURLResponse]>([:])
+    private let challenges = Locked<[Int: HTTPURLResponse]>([:])
 
     /// Turns every authentication challenge into its response: left to itself, FoundationNetworking on Linux waits
     /// until the deadline on a `Basic` challenge without a stored credential (it neither retries nor completes).

@@ -2,6 +2,7 @@
     import CEpoll
     import Glibc
     import Synchronization
+    import TetherSync
 
     /// A thread that waits on `epoll` for its sockets and timers and runs their callbacks, one at a time.
     ///
@@ -27,7 +28,7 @@
         private let epoll: Int32
         /// Written to wake `epoll_wait` when work is handed over from another thread.
         private let wakeup: Int32
-        private let inbox = Mutex<[@Sendable () -> Void]>([])
+        private let inbox = Locked<[@Sendable () -> Void]>([])
         private let threadID = Atomic<UInt>(0)
 
         // Loop-confined state.

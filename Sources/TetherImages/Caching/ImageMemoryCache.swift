@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import TetherSync
 
 /// Decoded images in memory, keyed by URL and size, evicted least recently used first past a cost limit.
 ///
@@ -57,7 +58,7 @@ public final class ImageMemoryCache: Sendable {
 
     /// The most the cache holds, in bytes of pixels.
     public let costLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(costLimit: Int) { self.costLimit = max(costLimit, 0) }
 

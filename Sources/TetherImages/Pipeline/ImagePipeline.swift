@@ -1,6 +1,6 @@
 public import Foundation
-import Synchronization
 public import TetherHTTP
+import TetherSync
 
 /// Loads images by URL and returns them decoded and downsized, as RGBA pixels ready to draw.
 ///
@@ -37,7 +37,7 @@ public final class ImagePipeline: Sendable {
 
     let decodes = SharedLoads<ImageMemoryCache.Key, RGBAImage>()
     let downloads = SharedLoads<URL, Data>()
-    private let prefetches = Mutex<[ImageMemoryCache.Key: Task<Void, Never>]>([:])
+    private let prefetches = Locked<[ImageMemoryCache.Key: Task<Void, Never>]>([:])
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

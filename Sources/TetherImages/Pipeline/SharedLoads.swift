@@ -1,4 +1,5 @@
 import Synchronization
+import TetherSync
 
 /// Loads in flight, one per key, shared by every caller waiting for that key.
 ///
@@ -34,7 +35,7 @@ final class SharedLoads<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         case escalate(Task<Void, Never>?)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The number of loads in flight (for tests).
     var count: Int { state.withLock { $0.loads.count } }

@@ -1,4 +1,4 @@
-import Synchronization
+import TetherSync
 
 // Arrays in the decoder: which types take ``TapeDecodableArray``'s path, and arrays of scalars read straight off
 // the tape.
@@ -6,7 +6,7 @@ import Synchronization
 extension DecodingState {
     /// The same answers for every decode call so far: a conformance check takes the runtime tens of thousands of
     /// instructions each time (it does not cache that a type does *not* conform).
-    static let knownArrayTypes = Mutex<[ObjectIdentifier: ArrayTypeAnswer]>([:])
+    static let knownArrayTypes = Locked<[ObjectIdentifier: ArrayTypeAnswer]>([:])
 
     /// Whether a type is an array decoded by ``TapeDecodableArray``. A metatype is immutable, so sharing it
     /// between threads is safe.

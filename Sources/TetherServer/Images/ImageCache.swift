@@ -1,4 +1,5 @@
 import Synchronization
+import TetherSync
 
 /// A bounded cache of encoded images, keyed by id and size; the least recently stored entry goes first.
 ///
@@ -24,7 +25,7 @@ final class ImageCache: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int) { self.capacity = max(capacity, 0) }
 

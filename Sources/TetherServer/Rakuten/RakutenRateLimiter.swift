@@ -1,4 +1,5 @@
 import Synchronization
+import TetherSync
 
 /// At most one admitted request per `interval` for each application id.
 ///
@@ -9,7 +10,7 @@ import Synchronization
 final class RakutenRateLimiter: Sendable {
     private let interval: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let lastAdmitted = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let lastAdmitted = Locked<[String: ContinuousClock.Instant]>([:])
 
     init(interval: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.interval = interval

@@ -1,6 +1,6 @@
 public import Foundation
 public import Observation
-import Synchronization
+import TetherSync
 
 /// What the store knows about one entity: the value every list and detail view shows, and its sync state.
 ///
@@ -305,7 +305,7 @@ final class EntityStateKeyPaths<Entity: RemoteEntity>: @unchecked Sendable {
 }
 
 /// ``EntityStateKeyPaths`` by entity type.
-private let entityStateKeyPaths = Mutex<[ObjectIdentifier: AnyObject]>([:])
+private let entityStateKeyPaths = Locked<[ObjectIdentifier: AnyObject]>([:])
 
 /// The two versions of an entity after a conflicting edit.
 public final class Conflict<Entity: RemoteEntity>: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import TetherJSON
+import TetherSync
 
 extension EntityStore {
     // MARK: - The background sender
@@ -380,7 +380,7 @@ final class OutcomeBox {
 
 /// Wakes a waiting loop: a signal before the wait is kept, so none is lost.
 final class WakeSignal: Sendable {
-    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Locked<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in

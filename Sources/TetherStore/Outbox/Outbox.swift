@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import TetherSync
 
 /// Sends the writes in a ``StoreDatabase``'s outbox, each exactly once as far as the server honours
 /// `Idempotency-Key`, in order per entity, and records every outcome in the database.
@@ -385,7 +385,7 @@ public actor Outbox {
 
 /// The numbers of entries taken at their saving whose sender has not started yet.
 final class ReservedEntries: Sendable {
-    let ids = Mutex<Set<Int64>>([])
+    let ids = Locked<Set<Int64>>([])
 }
 
 /// What happened to an entry, for the store's states.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import TetherSync
 
 /// Reads a terminal's input on a thread of its own and yields decoded keys.
 ///
@@ -17,7 +17,7 @@ final class KeyReader: Sendable {
     /// The wake-up pipe; both ends are closed by the thread when it ends.
     private let wake: (read: Int32, write: Int32)
     /// Whether the thread has ended (and closed the pipe), or was asked to.
-    private let lifecycle = Mutex((stopping: false, ended: false))
+    private let lifecycle = Locked((stopping: false, ended: false))
 
     init(input: Int32, continuation: AsyncStream<Key>.Continuation) throws(TerminalError) {
         var ends: [Int32] = [0, 0]

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import TetherSync
 
 /// A pseudo-terminal pair: a terminal with no window, for driving a full-screen app from code (tests, benchmarks).
 ///
@@ -28,7 +28,7 @@ public final class PseudoTerminal: Sendable {
     /// The path of the secondary end, such as `/dev/pts/3`.
     public let path: String
 
-    private let openEnds = Mutex((primary: true, secondary: true))
+    private let openEnds = Locked((primary: true, secondary: true))
 
     /// `TIOCSPTLCK` and `TIOCGPTN`, function-like macros (`_IOW('T', 0x31, int)`, `_IOR('T', 0x30, unsigned int)`)
     /// that Swift does not import.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import TetherSync
 
 /// Delivers SIGWINCH to the sessions that asked for resizes.
 ///
@@ -13,7 +13,7 @@ enum ResizeSignal {
         var started = false
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// The pipe the handler writes to: read end, write end. Created before the handler is installed.
     nonisolated(unsafe) private static var pipeEnds: (read: Int32, write: Int32) = (-1, -1)

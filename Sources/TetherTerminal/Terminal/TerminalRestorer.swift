@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TetherSync
 
 /// The process-wide record of terminals in raw mode, so they are restored however the process ends.
 ///
@@ -75,7 +76,7 @@ enum TerminalRestorer {
         var atexitInstalled = false
     }
 
-    private static let registry = Mutex(Registry())
+    private static let registry = Locked(Registry())
 
     /// Records `settings` as the ones to restore on `input`, with the restore sequence written to `output`, and
     /// returns the slot to pass to ``unregister(_:)``.

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import TetherSync
 
 /// The terminal a full-screen app runs in: raw mode, the alternate screen, the window size, resizes, keys, output.
 ///
@@ -43,7 +43,7 @@ public final class TerminalSession: Sendable {
         var resizeSubscription: Int?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A session on the terminal behind `input` and `output` (standard input and output by default).
     ///

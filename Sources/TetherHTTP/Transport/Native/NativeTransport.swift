@@ -1,6 +1,6 @@
 #if os(Linux)
     import Foundation
-    import Synchronization
+    import TetherSync
     import TetherIO
 
     /// A transport of Tether's own: HTTP/1.1 over non-blocking sockets on a TetherIO ``/TetherIO/EventLoop``, with a
@@ -66,7 +66,7 @@
         let loop: EventLoop
         let pools: PoolSet
         /// The client TLS settings, made from ``Configuration/tls`` on the first `https` request.
-        private let tlsContext = Mutex<Result<TLSContext, IOError>?>(nil)
+        private let tlsContext = Locked<Result<TLSContext, IOError>?>(nil)
 
         /// A transport on TetherIO's shared event loop.
         public init(configuration: Configuration = Configuration()) {
