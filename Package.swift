@@ -81,30 +81,37 @@ let package = Package(
                 "TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc", "CSQLite",
                 "TetherImages", "CJPEG", "CPNG",
             ]),
-        .testTarget(name: "TetherJSONTests", dependencies: ["TetherJSON"]),
-        .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherHTTP1"]),
-        .testTarget(name: "TetherIOTests", dependencies: ["TetherIO", "TetherServer", "TetherHTTP1"]),
+        .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON"]),
+        .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
+        .testTarget(name: "TetherIOTests", dependencies: ["TetherSync", "TetherIO", "TetherServer", "TetherHTTP1"]),
         .testTarget(
             name: "TetherHTTPTests",
             dependencies: [
+                "TetherSync",
                 "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
             ]),
         .testTarget(
             name: "TetherStoreTests",
-            dependencies: ["TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite"]),
+            dependencies: [
+                "TetherSync", "TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite",
+            ]),
         .testTarget(
             name: "TetherAPIsTests",
             dependencies: [
+                "TetherSync",
                 "TetherAPIs", "TetherStore", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherHTTPTesting",
             ]),
-        .testTarget(name: "TetherServerTests", dependencies: ["TetherServer", "TetherHTTP1", "TetherJSON"]),
-        .testTarget(name: "TetherTerminalTests", dependencies: ["TetherTerminal"]),
+        .testTarget(
+            name: "TetherServerTests", dependencies: ["TetherSync", "TetherServer", "TetherHTTP1", "TetherJSON"]),
+        .testTarget(name: "TetherTerminalTests", dependencies: ["TetherSync", "TetherTerminal"]),
         .testTarget(
             name: "TetherImagesTests",
-            dependencies: ["TetherImages", "TetherHTTP", "TetherHTTP1", "TetherServer", "CJPEG", "CPNG"]),
+            dependencies: ["TetherSync", "TetherImages", "TetherHTTP", "TetherHTTP1", "TetherServer", "CJPEG", "CPNG"]),
         .testTarget(
             name: "TetherCLITests",
-            dependencies: ["TetherCLI", "TetherJSON", "TetherHTTP1", "TetherServer", "TetherAPIs", "TetherTerminal"]),
+            dependencies: [
+                "TetherSync", "TetherCLI", "TetherJSON", "TetherHTTP1", "TetherServer", "TetherAPIs", "TetherTerminal",
+            ]),
     ]
 )
 

@@ -20,8 +20,10 @@ package struct Locked<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-            let address = withUnsafeMutablePointer(to: &value) { UnsafeMutableRawPointer($0) }
+        // The lock's own address names it to TSan (a `Locked` never moves: it is not copyable and holds a `Mutex`),
+        // and the acquire comes before the first access to the value.
+        let address = withUnsafePointer(to: self) { UnsafeMutableRawPointer(mutating: $0) }
+        return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
             tether_tsan_acquire(address)
             defer { tether_tsan_release(address) }
             return try body(&value)

@@ -1,16 +1,16 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherAPIs
 import TetherHTTP1
 import TetherServer
+import TetherSync
 
 /// The client for Rakuten's 2026 gateway against the local server: the gateway's path and version, the access
 /// key as a bearer token (never in the URL), `Origin`/`Referer`, and the gateway's error shape as a message.
 @Suite struct RakutenGatewayClientTests {
     /// What the server saw: targets and headers.
     final class Seen: Sendable {
-        let requests = Mutex<[HTTPRequest]>([])
+        let requests = Locked<[HTTPRequest]>([])
     }
 
     /// Records each request, then lets the real search (or `answer`) respond.

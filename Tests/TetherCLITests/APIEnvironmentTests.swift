@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherAPIs
 import TetherHTTP
 import TetherJSON
 import TetherServer
+import TetherSync
 
 @testable import TetherCLI
 
@@ -129,8 +129,8 @@ import TetherServer
         let first = try await APIEnvironment.start(APIOptions(), variables: variables, sharesServer: false)
         _ = try await first.client.send(
             Request<Note>(path: "/notes", method: .post, body: .json(["title": "Zero", "body": ""])))
-        let secondStarted = Mutex(false)
-        let go = Mutex(false)
+        let secondStarted = Locked(false)
+        let go = Locked(false)
         let second = Task {
             let environment = try await APIEnvironment.start(APIOptions(), variables: variables, sharesServer: false)
             secondStarted.withLock { $0 = true }

@@ -1,5 +1,5 @@
 #if os(Linux)
-    import Synchronization
+    import TetherSync
     import Testing
 
     @testable import TetherIO
@@ -16,7 +16,7 @@
 
         @Test func timersRunInDueOrderAndCancelledOnesNever() async {
             let loop = EventLoop.shared
-            let fired = Mutex<[Int]>([])
+            let fired = Locked<[Int]>([])
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 loop.execute {
                     loop.schedule(in: .milliseconds(30)) { fired.withLock { $0.append(3) } }

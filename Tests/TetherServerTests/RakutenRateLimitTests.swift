@@ -1,7 +1,7 @@
-import Synchronization
 import Testing
 import TetherHTTP1
 import TetherJSON
+import TetherSync
 
 @testable import TetherServer
 
@@ -9,7 +9,7 @@ import TetherJSON
 @Suite struct RakutenRateLimitTests {
     /// A clock the test moves by hand.
     final class ManualTime: Sendable {
-        let instant = Mutex(ContinuousClock.now)
+        let instant = Locked(ContinuousClock.now)
         func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
         var now: ContinuousClock.Instant { instant.withLock { $0 } }
     }

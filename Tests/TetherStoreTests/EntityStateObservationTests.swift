@@ -1,9 +1,9 @@
 import Foundation
 import Observation
-import Synchronization
 import Testing
 import TetherHTTP
 import TetherStore
+import TetherSync
 
 /// `EntityState` works with Observation (`withObservationTracking`, SwiftUI): a read registers the property, and a
 /// change to that property, and only that one, tells the tracker.
@@ -20,7 +20,7 @@ import TetherStore
         let store = store()
         store.insert([Note(id: 1, title: "first", body: "", updatedAt: nil)])
         let state = store.entity(Note.self, id: 1)
-        let told = Mutex(0)
+        let told = Locked(0)
         let title = withObservationTracking {
             state.value?.title
         } onChange: {
@@ -37,7 +37,7 @@ import TetherStore
         let store = store()
         store.insert([Note(id: 2, title: "a", body: "", updatedAt: nil)])
         let state = store.entity(Note.self, id: 2)
-        let told = Mutex(0)
+        let told = Locked(0)
         withObservationTracking {
             _ = state.writeStatus
             _ = state.error
@@ -56,7 +56,7 @@ import TetherStore
         store.insert([Post(userId: 1, id: 3, title: "post", body: "")])
         let note = store.entity(Note.self, id: 3)
         let post = store.entity(Post.self, id: 3)
-        let told = Mutex<[String]>([])
+        let told = Locked<[String]>([])
         withObservationTracking {
             _ = note.value
         } onChange: {

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherHTTP
 import TetherStore
+import TetherSync
 
 /// Store behaviour that needs no server: a query whose fetch is a closure.
 @MainActor
@@ -20,7 +20,7 @@ import TetherStore
 
     @Test func cursorPagesAreFollowedToTheEndWithoutRepeats() async {
         let store = offlineStore()
-        let seen = Mutex<[String?]>([])
+        let seen = Locked<[String?]>([])
         let query = store.query(
             Query<Note>.cursorPages(key: "cursor") { _, cursor throws(HTTPError) in
                 seen.withLock { $0.append(cursor) }
@@ -43,7 +43,7 @@ import TetherStore
 
     @Test func aQueryRefetchesOnItsInterval() async throws {
         let store = offlineStore()
-        let fetches = Mutex(0)
+        let fetches = Locked(0)
         let query = store.query(
             Query<Note>(key: "interval", refetchInterval: .milliseconds(50)) { _, _ throws(HTTPError) in
                 let count = fetches.withLock { value -> Int in

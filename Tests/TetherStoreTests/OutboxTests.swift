@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherServer
+import TetherSync
 
 @testable import TetherStore
 
@@ -524,7 +524,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
 
 /// Records the requests a client sends.
 final class RequestRecorder: HTTPInterceptor {
-    private let recorded = Mutex<[TransportRequest]>([])
+    private let recorded = Locked<[TransportRequest]>([])
     var requests: [TransportRequest] { recorded.withLock { $0 } }
     func adapt(_ request: TransportRequest) async throws -> TransportRequest {
         recorded.withLock { $0.append(request) }

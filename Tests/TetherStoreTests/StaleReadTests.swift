@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherHTTP
 import TetherHTTPTesting
 import TetherStore
+import TetherSync
 
 /// A read that was sent before a save ended can carry the version from before the save; when it arrives after
 /// the save's answer, it must not replace the saved version (the server's order of events is unknown to it).
@@ -15,8 +15,8 @@ import TetherStore
 
     /// A server whose GETs answer `old` (the second one slowly) until told otherwise, and whose PATCH answers `saved`.
     private final class Script: Sendable {
-        let gets = Mutex(0)
-        let getBody = Mutex(StaleReadTests.old)
+        let gets = Locked(0)
+        let getBody = Locked(StaleReadTests.old)
 
         var transport: StubTransport {
             StubTransport { request in

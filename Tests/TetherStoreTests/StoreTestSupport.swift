@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TetherServer
 import TetherStore
+import TetherSync
 
 struct Note: RemoteEntity {
     static let collectionPath = "/notes"
@@ -56,7 +56,7 @@ extension Query where Entity == Item {
 
 /// Adds `X-Tether-Fault` to requests of the given method while set: the test asks the server for a failure.
 final class FaultSwitch: HTTPInterceptor {
-    private let state = Mutex<(method: HTTPMethod, script: String)?>(nil)
+    private let state = Locked<(method: HTTPMethod, script: String)?>(nil)
 
     func set(_ script: String, for method: HTTPMethod) { state.withLock { $0 = (method, script) } }
     func clear() { state.withLock { $0 = nil } }
@@ -71,7 +71,7 @@ final class FaultSwitch: HTTPInterceptor {
 
 /// Counts requests by their access-log line prefix (`METHOD target`).
 final class RequestLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     func count(prefix: String) -> Int { lines.withLock { $0.filter { $0.hasPrefix(prefix) }.count } }
     func all() -> [String] { lines.withLock { $0 } }

@@ -296,11 +296,10 @@ extension StoreDatabase {
     }
 
     /// Whether an entry's lease lets process `me` take it: nobody holds it, `me` does, it ran out, or its holder
-    /// (a process on this machine, named `<pid>-<tag>`) is gone, killed in the middle of a send.
+    /// (a process on this machine, see ``LeaseOwner``) is gone, killed in the middle of a send.
     static func leaseIsFree(owner: String?, until: Double, me: String, now: Date) -> Bool {
         guard let owner, owner != me, until >= now.timeIntervalSince1970 else { return true }
-        guard let pid = owner.split(separator: "-").first.flatMap({ Int32($0) }), pid > 0 else { return false }
-        return kill(pid, 0) != 0 && errno == ESRCH
+        return LeaseOwner.hasEnded(owner)
     }
 
     /// The request body and `If-Match` for an entry's first attempt: a create's value without its id, an update's

@@ -46,7 +46,7 @@ public final class StoreDatabase: Sendable {
 
     init(url: URL, migrator: DatabaseMigrator) throws(StoreError) {
         self.url = url
-        owner = "\(getpid())-\(UUID().uuidString.prefix(8))"
+        owner = LeaseOwner.current()
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

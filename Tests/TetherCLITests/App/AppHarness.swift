@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherAPIs
 import TetherServer
+import TetherSync
 import TetherTerminal
 
 @testable import TetherCLI
@@ -103,7 +103,7 @@ final class AppHarness {
 
 /// The fault the harness's writes carry, switched by tests while requests run on other threads.
 final class WriteFault: Sendable {
-    private let storage = Mutex<String?>(nil)
+    private let storage = Locked<String?>(nil)
 
     /// The `X-Tether-Fault` value for writes, `nil` for none.
     var value: String? {

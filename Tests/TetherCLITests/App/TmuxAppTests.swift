@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherAPIs
 import TetherServer
+import TetherSync
 
 /// The real `tether` binary in a real terminal emulator (tmux): the full-screen app as a user sees it.
 ///
@@ -193,7 +193,7 @@ struct TmuxAppTests {
 
 /// Counts lines of an access log, from the server's threads.
 final class RequestCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func add() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }

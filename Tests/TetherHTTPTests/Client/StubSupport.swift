@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TetherHTTP
 import TetherHTTPTesting
+import TetherSync
 
 let stubBase = URL(string: "https://api.example.com/v1")!
 
@@ -23,14 +23,14 @@ struct Note: Codable, Sendable, Equatable {
 
 /// Counts calls, thread safe.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
 
 /// Collects events, thread safe.
 final class EventLog: HTTPEventMonitor {
-    private let storage = Mutex<[HTTPEvent]>([])
+    private let storage = Locked<[HTTPEvent]>([])
     func handle(_ event: HTTPEvent) { storage.withLock { $0.append(event) } }
     var events: [HTTPEvent] { storage.withLock { $0 } }
     var lines: [String] { events.map(ConsoleLogger.line(for:)) }

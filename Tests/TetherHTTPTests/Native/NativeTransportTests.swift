@@ -1,7 +1,7 @@
 #if os(Linux)
     import CZlib
     import Foundation
-    import Synchronization
+    import TetherSync
     import TetherHTTP
     import TetherHTTP1
     import TetherServer
@@ -413,7 +413,7 @@
 
     /// A one-shot gate the routes of a test wait at until the test opens it.
     final class Gate: Sendable {
-        private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+        private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
         func wait() async {
             await withCheckedContinuation { continuation in

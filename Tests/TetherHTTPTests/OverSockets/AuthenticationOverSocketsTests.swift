@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherHTTP
 import TetherHTTP1
 import TetherJSON
 import TetherServer
+import TetherSync
 
 /// ``BearerAuthenticator`` against a server that rejects old tokens with 401.
 @Suite("Authentication over sockets", .timeLimit(.minutes(1)))
@@ -18,7 +18,7 @@ struct AuthenticationOverSocketsTests {
 
     /// A refresh that records the tokens it was given and returns `token` (or fails when `nil`).
     final class Refresher: Sendable {
-        private let rejected = Mutex<[String?]>([])
+        private let rejected = Locked<[String?]>([])
         let token: String?
 
         init(returning token: String?) { self.token = token }

@@ -1,7 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
-    import Synchronization
+    import TetherSync
 
     /// A TCP server on 127.0.0.1 that answers each request with bytes the test scripts exactly: for responses no real
     /// server sends (1xx, trailers, odd framing, unknown codings) and for connections that die on cue.
@@ -27,7 +27,7 @@
         let port: Int
         private let listener: Int32
         private let script: Script
-        private let state = Mutex<(connections: Int, requests: [String], stopped: Bool)>((0, [], false))
+        private let state = Locked<(connections: Int, requests: [String], stopped: Bool)>((0, [], false))
 
         init(_ script: @escaping Script) throws {
             struct Failed: Error {}

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import TetherHTTP
+import TetherSync
 
 #if canImport(Glibc)
     import Glibc
@@ -14,11 +14,11 @@ import TetherHTTP
 /// those attempts and the client's retries meet a healthy server.
 final class FaultOnFirstAttempts: HTTPInterceptor {
     private let script: String
-    private let remaining: Mutex<Int>
+    private let remaining: Locked<Int>
 
     init(_ script: String, count: Int = 1) {
         self.script = script
-        remaining = Mutex(count)
+        remaining = Locked(count)
     }
 
     func adapt(_ request: TransportRequest) async throws -> TransportRequest {
@@ -36,7 +36,7 @@ final class FaultOnFirstAttempts: HTTPInterceptor {
 
 /// A one-shot signal: `wait()` suspends until `open()`. Thread safe.
 final class SocketGate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func open() {
         let waiters = state.withLock { state in

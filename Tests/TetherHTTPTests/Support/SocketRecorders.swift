@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
 import TetherHTTP
+import TetherSync
 
 /// Collects a client's events, thread safe, and lets a test wait for one.
 final class SocketEventLog: HTTPEventMonitor {
-    private let storage = Mutex<[HTTPEvent]>([])
+    private let storage = Locked<[HTTPEvent]>([])
 
     func handle(_ event: HTTPEvent) { storage.withLock { $0.append(event) } }
 
@@ -37,7 +37,7 @@ final class SocketEventLog: HTTPEventMonitor {
 
 /// Collects lines written by a ``ConsoleLogger``, thread safe.
 final class SocketLines: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
 
     var lines: [String] { storage.withLock { $0 } }
 
@@ -47,7 +47,7 @@ final class SocketLines: Sendable {
 
 /// A count shared between tasks.
 final class SocketCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     func increment() { count.withLock { $0 += 1 } }
 
@@ -56,7 +56,7 @@ final class SocketCounter: Sendable {
 
 /// The calls a completion handler received, thread safe.
 final class SocketCompletions<Value: Sendable>: Sendable {
-    private let calls = Mutex<(results: [Result<Value, HTTPError>], allOnQueue: Bool)>(([], true))
+    private let calls = Locked<(results: [Result<Value, HTTPError>], allOnQueue: Bool)>(([], true))
 
     /// Records one call, and whether it ran on the expected queue.
     func append(_ result: Result<Value, HTTPError>, onQueue: Bool) {

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import TetherHTTP
 import TetherHTTP1
 import TetherJSON
 import TetherServer
+import TetherSync
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +27,7 @@ struct ReceivedRequest: Sendable {
 /// Requests answered by the server's fault injection (`X-Tether-Fault: status=...`) never reach the responder and
 /// are not recorded.
 final class RequestLog: Sendable {
-    private let storage = Mutex<[ReceivedRequest]>([])
+    private let storage = Locked<[ReceivedRequest]>([])
 
     /// Records `request` and returns its number among the requests for the same path, from 1.
     func record(_ request: HTTPRequest) -> Int {

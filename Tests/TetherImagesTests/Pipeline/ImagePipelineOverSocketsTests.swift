@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherHTTP
 import TetherHTTP1
+import TetherSync
 
 @testable import TetherImages
 
@@ -53,7 +53,7 @@ struct ImagePipelineOverSocketsTests {
     }
 
     @Test func aCallerLeavingDoesNotCancelAnotherCallersLoad() async throws {
-        let gate = Mutex(false)
+        let gate = Locked(false)
         let photo = try Fixtures.jpegPhoto(width: 200, height: 200)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
@@ -79,7 +79,7 @@ struct ImagePipelineOverSocketsTests {
     }
 
     @Test func theLastCallerLeavingCancelsTheLoad() async throws {
-        let gate = Mutex(false)
+        let gate = Locked(false)
         let photo = try Fixtures.jpegPhoto(width: 200, height: 200)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }

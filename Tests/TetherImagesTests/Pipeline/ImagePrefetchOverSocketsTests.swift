@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Testing
 import TetherHTTP
 import TetherHTTP1
+import TetherSync
 
 @testable import TetherImages
 
@@ -13,7 +13,7 @@ struct ImagePrefetchOverSocketsTests {
     private static let thumb = ImageSize(width: 64, height: 64)
 
     @Test func cancellingAPrefetchStopsItsLoad() async throws {
-        let gate = Mutex(false)
+        let gate = Locked(false)
         let photo = try Fixtures.jpegPhoto(width: 120, height: 120)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
@@ -33,7 +33,7 @@ struct ImagePrefetchOverSocketsTests {
     }
 
     @Test func aCallerJoiningAPrefetchSharesItsDownload() async throws {
-        let gate = Mutex(false)
+        let gate = Locked(false)
         let photo = try Fixtures.jpegPhoto(width: 120, height: 120)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }

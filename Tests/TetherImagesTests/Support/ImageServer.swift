@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import TetherHTTP1
 import TetherServer
+import TetherSync
 
 /// A route of an ``ImageServer``: the request and its number among the requests for its path (1 for the first).
 typealias ImageRoutes = @Sendable (HTTPRequest, Int) async -> HTTPResponse?
@@ -17,7 +17,7 @@ struct ImageServer: Sendable {
 
 /// How many requests reached each path, and their `If-None-Match` headers. Thread safe.
 final class RequestCounts: Sendable {
-    private let state = Mutex<[String: [HTTPRequest]]>([:])
+    private let state = Locked<[String: [HTTPRequest]]>([:])
 
     func record(_ request: HTTPRequest) -> Int {
         let path = request.path ?? request.target
