@@ -65,4 +65,64 @@ import TetherSync
         if throughTheList { await list.refresh() } else { await detail.load() }
         #expect(detail.value?.title == "changed later")
     }
+
+    /// A store that starts with a write waiting in its database sends it from its background loop; a list read
+    /// sent while that write is on its way, answered after its confirmation with the version from before it (the
+    /// server took the read first), must not undo it.
+    @Test func aReadSentWhileAWaitingWriteGoesOutDoesNotUndoIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-stale-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("store.sqlite")
+        var configuration = EntityStore.Configuration()
+        configuration.updateMethod = .patch
+        configuration.outboxRetries = .once
+        // 1. Offline: the edit stays in the outbox.
+        do {
+            let offline = StubTransport { request in
+                if request.method == .patch { return StubResponse(error: URLError(.notConnectedToInternet)) }
+                return .json("[\(StaleReadTests.old)]")
+            }
+            let client = HTTPClient(baseURL: URL(string: "http://notes.test")) {
+                $0.transport = offline
+                $0.retryPolicy = .never
+            }
+            let store = EntityStore(client: client, database: try StoreDatabase(url: url), configuration: configuration)
+            let list = store.query(Query<Note>.list("/notes"))
+            await list.load()
+            var edited = try #require(store.entity(Note.self, id: 4).value)
+            edited.title = "saved"
+            await #expect(throws: StoreError.self) { try await store.update(edited) }
+            await store.flush()
+        }
+        // 2. Online again: the loop sends the edit (slowly) while a list read is on its way.
+        let gets = Locked(0)
+        let online = StubTransport { request in
+            if request.method == .patch {
+                return StubResponse.json(StaleReadTests.saved).delayed(by: .milliseconds(300))
+            }
+            let number = gets.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            let response = StubResponse.json("[\(StaleReadTests.old)]")
+            return number == 2 ? response.delayed(by: .milliseconds(900)) : response
+        }
+        let client = HTTPClient(baseURL: URL(string: "http://notes.test")) {
+            $0.transport = online
+            $0.retryPolicy = .never
+            $0.coalescesRequests = false
+        }
+        let store = EntityStore(client: client, database: try StoreDatabase(url: url), configuration: configuration)
+        let list = store.query(Query<Note>.list("/notes"))
+        await list.load()
+        let detail = store.entity(Note.self, id: 4)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(detail.value?.title == "saved")
+        await list.refresh()
+        #expect(gets.withLock { $0 } == 2)
+        #expect(online.requests.filter { $0.method == .patch }.count == 1)
+        #expect(detail.writeStatus == nil)
+        #expect(detail.value?.title == "saved")
+        #expect(list.items.map(\.title) == ["saved"])
+    }
 }

@@ -70,6 +70,12 @@ extension EntityTable {
         let server = confirmation.serverValue.flatMap { try? decoder.decode(Entity.self, from: $0) }
         record.pendingEdits.removeAll { $0.outboxID == entry.id }
         record.updatedAt = Date()
+        if let store {
+            // A read requested before this confirmation may have been answered before the server applied the
+            // write (another connection): from now on only reads requested after it may replace the value.
+            store.editCounter += 1
+            record.lastWrite = store.editCounter
+        }
         switch entry.kind {
         case .delete:
             guard record.pendingEdits.isEmpty else { return }

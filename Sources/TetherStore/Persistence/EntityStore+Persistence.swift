@@ -166,8 +166,12 @@ extension EntityStore {
                         query.changed()
                     }
                     record.status = .syncing
+                    editCounter += 1
+                    record.lastWrite = editCounter
                 } else if let bytes = entry.value, let value = try? decoder.decode(Entity.self, from: bytes) {
                     editCounter += 1
+                    // A read already on its way may carry the version from before this write: it must not replace it.
+                    record.lastWrite = editCounter
                     if record.value != nil && record.pendingEdits.isEmpty { record.serverValue = record.value }
                     record.pendingEdits.append(PendingEdit(number: editCounter, value: value, outboxID: entry.id))
                     record.value = value
