@@ -29,10 +29,10 @@ mkdir -p "$out/bin" "$out/corpus" "$out/artifacts"
 flags=()
 echo "fuzz-encoder: building"
 
-mapfile -t sources < <(find Sources/TetherJSON -name '*.swift' | sort)
+mapfile -t sources < <(find Sources/TetherJSON Sources/TetherSync -name '*.swift' | sort)
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld \
     -swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-    -module-name TetherJSONEncoderFuzz -module-cache-path "$out/module-cache" \
+    -module-name TetherJSONEncoderFuzz -module-cache-path "$out/module-cache" -I Sources/CThreadSanitizer -package-name Tether \
     ${flags[@]+"${flags[@]}"} "${sources[@]}" Fuzz/FuzzEncoder.swift -o "$out/bin/fuzz-encoder" >"$out/build.log" 2>&1; then
     cat "$out/build.log" >&2
     echo "fuzz-encoder: the build failed" >&2

@@ -36,10 +36,10 @@ if grep -rqsE "extension JSON: *(Codable|Decodable)|extension JSON: .*Decodable"
 fi
 echo "fuzz-json: building ${flags[*]:-(parser and writer only)}"
 
-mapfile -t sources < <(find Sources/TetherJSON -name '*.swift' | sort)
+mapfile -t sources < <(find Sources/TetherJSON Sources/TetherSync -name '*.swift' | sort)
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld \
     -swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-    -module-name TetherJSONFuzz -module-cache-path "$out/module-cache" \
+    -module-name TetherJSONFuzz -module-cache-path "$out/module-cache" -I Sources/CThreadSanitizer -package-name Tether \
     "${flags[@]}" "${sources[@]}" Fuzz/FuzzJSON.swift -o "$out/bin/fuzz-json" >"$out/build.log" 2>&1; then
     cat "$out/build.log" >&2
     echo "fuzz-json: the build failed" >&2

@@ -1,4 +1,7 @@
-import TetherSync
+#if canImport(TetherSync)
+    // A module of the package; the fuzz scripts compile its sources into the fuzzer's own module instead.
+    import TetherSync
+#endif
 
 // Arrays in the decoder: which types take ``TapeDecodableArray``'s path, and arrays of scalars read straight off
 // the tape.
