@@ -81,13 +81,17 @@ let package = Package(
                 "TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc", "CSQLite",
                 "TetherImages", "CJPEG", "CPNG",
             ]),
+        // Test support shared by several test targets (certificates made with openssl); not a product.
+        .target(name: "TetherTestSupport", path: "Tests/TetherTestSupport"),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
-        .testTarget(name: "TetherIOTests", dependencies: ["TetherSync", "TetherIO", "TetherServer", "TetherHTTP1"]),
+        .testTarget(
+            name: "TetherIOTests",
+            dependencies: ["TetherSync", "TetherIO", "TetherServer", "TetherHTTP1", "TetherTestSupport"]),
         .testTarget(
             name: "TetherHTTPTests",
             dependencies: [
-                "TetherSync",
+                "TetherSync", "TetherTestSupport",
                 "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
             ]),
         .testTarget(
@@ -110,7 +114,8 @@ let package = Package(
         .testTarget(
             name: "TetherCLITests",
             dependencies: [
-                "TetherSync", "TetherCLI", "TetherJSON", "TetherHTTP1", "TetherServer", "TetherAPIs", "TetherTerminal",
+                "TetherSync", "TetherTestSupport", "TetherCLI", "TetherJSON", "TetherHTTP1", "TetherServer",
+                "TetherAPIs", "TetherTerminal",
             ]),
     ]
 )

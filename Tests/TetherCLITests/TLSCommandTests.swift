@@ -3,6 +3,7 @@
     import TetherHTTP
     import TetherServer
     import Testing
+    import TetherTestSupport
 
     @testable import TetherCLI
 

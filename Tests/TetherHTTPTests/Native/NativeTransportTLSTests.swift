@@ -6,6 +6,7 @@
     import TetherJSON
     import TetherServer
     import Testing
+    import TetherTestSupport
 
     /// ``NativeTransport`` over https: TetherServer serving HTTPS with certificates made by the `openssl` command,
     /// over real sockets on 127.0.0.1.

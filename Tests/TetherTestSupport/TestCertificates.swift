@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -12,32 +12,32 @@ import Foundation
 /// - `localhost`: `CN=localhost`, names `localhost` and `127.0.0.1`, valid for a day;
 /// - `otherHost`: `CN=other.example`, for that name only;
 /// - `expired`: like `localhost`, valid for one day in January 2020 (made with `openssl ca -startdate/-enddate`).
-struct TestCertificates: Sendable {
-    struct Identity: Sendable {
-        var certificate: String
-        var key: String
+package struct TestCertificates: Sendable {
+    package struct Identity: Sendable {
+        package var certificate: String
+        package var key: String
         /// `sha256//` and the base64 SHA-256 of its SubjectPublicKeyInfo.
-        var pin: String
+        package var pin: String
     }
 
-    static let opensslPath = "/usr/bin/openssl"
-    static var available: Bool { FileManager.default.isExecutableFile(atPath: opensslPath) }
+    package static let opensslPath = "/usr/bin/openssl"
+    package static var available: Bool { FileManager.default.isExecutableFile(atPath: opensslPath) }
 
     /// Where this process's certificates are.
-    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    package static let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "tether-tls-\(getpid())-\(UUID().uuidString)")
 
-    var directory: URL { Self.directory }
-    let localhost: Identity
-    let otherHost: Identity
-    let expired: Identity
+    package var directory: URL { Self.directory }
+    package let localhost: Identity
+    package let otherHost: Identity
+    package let expired: Identity
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The process's certificates, made on the first call.
-    static func shared() async throws -> TestCertificates {
+    package static func shared() async throws -> TestCertificates {
         try await made.value
     }
 
@@ -103,7 +103,7 @@ struct TestCertificates: Sendable {
     /// Runs `command` with `/bin/sh -c` and waits for it without blocking the calling thread; its standard output,
     /// or ``Failure`` with its standard error. Its output must be small (it is read once the command has ended).
     @discardableResult
-    static func run(_ command: String) async throws -> String {
+    package static func run(_ command: String) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
