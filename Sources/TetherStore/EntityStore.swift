@@ -185,7 +185,8 @@ public final class EntityStore {
 
     /// The name a type's rows and outbox entries carry in the database.
     ///
-    /// `String(reflecting:)` walks the type's metadata (about 4 µs per call in a profile); the names are kept once made.
+    /// `String(reflecting:)` walks the type's metadata (about 4 µs per call in a profile); the names are kept once
+    /// made.
     nonisolated static func typeName<Entity>(_ type: Entity.Type) -> String {
         let key = ObjectIdentifier(type)
         if let name = typeNames.withLock({ $0[key] }) { return name }

@@ -101,8 +101,8 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
     }
 
     // The observed properties' storage. Observation is written out rather than made by `@Observable`: in a generic
-    // class the macro's `\.value` builds a new key path at every read and write (several µs each in a Linux profile), so
-    // the key paths are made once per entity type (``EntityStateKeyPaths``).
+    // class the macro's `\.value` builds a new key path at every read and write (several µs each in a Linux
+    // profile), so the key paths are made once per entity type (``EntityStateKeyPaths``).
     private var _id: Entity.ID
     private var _value: Entity?
     private var _status: Status = .idle
