@@ -82,16 +82,22 @@ struct JSONServerPersistenceOverSocketsTests {
         let done = Flag()
 
         let (created, observed) = try await withJSONServer(database, .init()) { server in
-            // A reader polls the file while the writes happen: every version it sees must be whole JSON.
+            // Set however the writers end (a thrown error too): the reader's thread would otherwise poll forever,
+            // and the implicit wait for it at the end of this scope would hang the test.
+            defer { done.set() }
+            // A reader polls the file while the writes happen: every version it sees must be whole JSON. It stops
+            // after ten minutes in any case (a writer stuck past the test's time limit must not keep it going).
+            let readerDeadline = ContinuousClock.now + .seconds(600)
             async let observed = onThread { () -> [Int] in
                 var counts: [Int] = []
-                while !done.isSet {
+                while !done.isSet, ContinuousClock.now < readerDeadline {
                     guard let data = try? Data(contentsOf: file) else {
                         counts.append(-1)
                         continue
                     }
                     counts.append((try? JSON(parsing: Array(data)))?["posts"].array?.count ?? -1)
-                    usleep(1000)
+                    // Leaves the writers most of the machine (it has two cores in CI, and TSan slows parsing).
+                    usleep(3000)
                 }
                 return counts
             }

@@ -94,18 +94,25 @@ import TetherSync
             await #expect(throws: StoreError.self) { try await store.update(edited) }
             await store.flush()
         }
-        // 2. Online again: the loop sends the edit (slowly) while a list read is on its way.
+        // 2. Online again: the loop sends the edit while a list read is on its way. The order is made, not left to
+        // timing: the edit is answered only once the second list read has been sent, and that read is answered
+        // only after the edit's answer (and a little time for the store to apply it).
         let gets = Locked(0)
+        let patchAnswered = Locked(false)
         let online = StubTransport { request in
             if request.method == .patch {
-                return StubResponse.json(StaleReadTests.saved).delayed(by: .milliseconds(300))
+                while gets.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+                patchAnswered.withLock { $0 = true }
+                return StubResponse.json(StaleReadTests.saved)
             }
             let number = gets.withLock { count -> Int in
                 count += 1
                 return count
             }
             let response = StubResponse.json("[\(StaleReadTests.old)]")
-            return number == 2 ? response.delayed(by: .milliseconds(900)) : response
+            guard number == 2 else { return response }
+            while !patchAnswered.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+            return response.delayed(by: .milliseconds(200))
         }
         let client = HTTPClient(baseURL: URL(string: "http://notes.test")) {
             $0.transport = online
