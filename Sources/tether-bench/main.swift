@@ -78,6 +78,8 @@ case "_images-scroll":  // hidden: the child process of the images bench's scrol
     exit(ImagesBench.runScrollChild(Array(arguments.dropFirst())))
 case "_encode-peak":  // hidden: the child process of the encoders' peak-memory measurement
     exit(JSONFilesBench.runEncodingPeak(Array(arguments.dropFirst())))
+case "_json-loop":  // hidden: one JSON job in a loop, for a profiler
+    exit(JSONProfileLoop.run(Array(arguments.dropFirst())))
 case let name?:
     guard let area = areas.first(where: { $0.name == name }) else { fail("unknown area '\(name)'") }
     var options = BenchOptions()

@@ -89,6 +89,30 @@ struct ByteEncoderTests {
         }
     }
 
+    /// Strings are checked and copied eight bytes at a time, with an overlapping last word: every length up to
+    /// 40, with a byte to escape (or none) at every position, as a value and as a key, against the writer.
+    @Test func stringsWithAnEscapeAtEveryPositionMatchTheWriter() throws {
+        let specials: [Character?] = [nil, "\"", "\\", "/", "\n", "\u{1}", "\u{1F}", "é", "緑"]
+        for options: JSONWriter.Options in [[], [.withoutEscapingSlashes]] {
+            var encoder = TetherJSONEncoder()
+            encoder.outputFormatting = options
+            for length in 0...40 {
+                for position in 0..<max(length, 1) {
+                    for special in specials {
+                        var characters = (0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) }
+                        if let special, position < length { characters[position] = special }
+                        let text = String(characters)
+                        let json: JSON = .object(JSON.Object(keys: [text], values: [.string(text)]))
+                        let expected = try JSONWriter(options: options).bytes(json)
+                        #expect(
+                            try encoder.encodeToBytes(ViaContainers(json: json)) == expected, "\(text.debugDescription)"
+                        )
+                    }
+                }
+            }
+        }
+    }
+
     @Test func nestedContainersFilledInOrderAndOutOfOrder() throws {
         struct InOrder: Encodable {
             func encode(to encoder: any Encoder) throws {

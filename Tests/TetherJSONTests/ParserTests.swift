@@ -132,6 +132,10 @@ struct ParserTests {
             column: 3, excerpt: "\"\u{FFFD}A\"", excerptColumn: 2,
             message: ["invalid UTF-8: expected a continuation byte (0x80 to 0xBF)", "byte 0xE6", "found 'A'"]),
         ErrorCase(
+            "invalid UTF-8 byte in a string with escapes", [0x5B, 0x22, 0x5C, 0x6E, 0xFF, 0x22, 0x5D],
+            code: .invalidUTF8, offset: 4, column: 5, excerpt: "[\"\\n\u{FFFD}\"]", excerptColumn: 4,
+            message: ["invalid UTF-8: expected the first byte of a character", "found byte 0xFF"]),
+        ErrorCase(
             "overlong UTF-8 form", [0x22, 0xE0, 0x80, 0x80, 0x22], code: .invalidUTF8, offset: 2, column: 3,
             excerpt: "\"\u{FFFD}\u{FFFD}\u{FFFD}\"", excerptColumn: 2,
             message: ["expected a continuation byte (0xA0 to 0xBF)", "byte 0xE0", "found byte 0x80"]),
@@ -176,6 +180,14 @@ struct ParserTests {
         }
         // `validate` reports the same error as `parse`.
         #expect(throws: error) { try JSONParser().validate(example.input) }
+    }
+
+    /// String values are checked as their `String`s are made, not by the scan: with and without escapes, in
+    /// values and keys, multi-byte characters come through whole.
+    @Test func nonASCIIStringValuesAreReadWhole() throws {
+        let json = try JSONParser().parse(#"{"緑": ["緑茶", "a\"é\u00e9", "\u2605 ★", "😀"], "k\né": "é"}"#)
+        #expect(json["緑"] == ["緑茶", "a\"éé", "★ ★", "😀"])
+        #expect(json["k\né"] == "é")
     }
 
     @Test func descriptionDrawsACaretUnderTheMistake() throws {

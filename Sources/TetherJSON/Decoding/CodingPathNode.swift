@@ -2,6 +2,10 @@
 ///
 /// A node also remembers where its object's last key was found (``hint``): struct members are usually
 /// decoded in document order, so the next lookup starts just past the previous match.
+///
+/// A node also holds the ``DecodingState`` its values are read with, so a keyed container needs one reference
+/// (the node) instead of two: the standard library's container box copies the container for every member read,
+/// and each reference in it is a retain and a release.
 final class CodingPathNode {
     enum Segment {
         case none
@@ -17,6 +21,8 @@ final class CodingPathNode {
     private unowned(unsafe) let borrowedParent: CodingPathNode?
 
     var parent: CodingPathNode? { ownedParent ?? borrowedParent }
+    /// The state the values at and below this node are read with.
+    let state: DecodingState
     /// Mutable only so an unkeyed container can reuse one node for all its elements, one after another.
     var segment: Segment
     /// The object whose key index ``hint`` is, and the tape index of its member key to try first.
@@ -44,19 +50,30 @@ final class CodingPathNode {
         return child
     }
 
-    init(parent: CodingPathNode?, segment: Segment) {
+    /// A child of `parent`, read with `state` (by default the parent's).
+    init(parent: CodingPathNode, segment: Segment, state: DecodingState? = nil) {
         self.ownedParent = parent
         self.borrowedParent = nil
         self.segment = segment
+        self.state = state ?? parent.state
     }
 
     private init(borrowing parent: CodingPathNode, segment: Segment) {
         self.ownedParent = nil
         self.borrowedParent = parent
         self.segment = segment
+        self.state = parent.state
     }
 
-    static func root() -> CodingPathNode { CodingPathNode(parent: nil, segment: .none) }
+    private init(root state: DecodingState) {
+        self.ownedParent = nil
+        self.borrowedParent = nil
+        self.segment = .none
+        self.state = state
+    }
+
+    /// The node of the top-level value of a decode call.
+    static func root(_ state: DecodingState) -> CodingPathNode { CodingPathNode(root: state) }
 
     /// The coding path from the root to this node.
     var path: [any CodingKey] {

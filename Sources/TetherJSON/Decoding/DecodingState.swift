@@ -131,7 +131,7 @@ final class DecodingState {
                 as: T.self, from: self, at: index, parent: parent, segment: segment, reusing: reusing)
         }
         let node = reusing ?? CodingPathNode(parent: parent, segment: segment)
-        return try T(from: TapeDecoder(state: self, index: index, node: node))
+        return try T(from: TapeDecoder(index: index, node: node))
     }
 
     /// The types this decode has asked about, and whether each is an array decoded by ``TapeDecodableArray``:
@@ -279,7 +279,7 @@ final class DecodingState {
         switch dateStrategy {
         case .deferredToDate:
             return try Date(
-                from: TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+                from: TapeDecoder(index: index, node: CodingPathNode(parent: parent, segment: segment)))
         case .secondsSince1970:
             return Date(timeIntervalSince1970: try double(at: index, parent, segment))
         case .millisecondsSince1970:
@@ -298,7 +298,7 @@ final class DecodingState {
             return date
         case .custom(let decode):
             return try decode(
-                TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+                TapeDecoder(index: index, node: CodingPathNode(parent: parent, segment: segment)))
         }
     }
 
@@ -306,7 +306,7 @@ final class DecodingState {
         switch dataStrategy {
         case .deferredToData:
             return try Data(
-                from: TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+                from: TapeDecoder(index: index, node: CodingPathNode(parent: parent, segment: segment)))
         case .base64:
             let text = try string(at: index, parent, segment)
             guard let data = Data(base64Encoded: text) else {
@@ -315,7 +315,7 @@ final class DecodingState {
             return data
         case .custom(let decode):
             return try decode(
-                TapeDecoder(state: self, index: index, node: CodingPathNode(parent: parent, segment: segment)))
+                TapeDecoder(index: index, node: CodingPathNode(parent: parent, segment: segment)))
         }
     }
 

@@ -3,10 +3,18 @@
 /// Lookup compares the coding key's UTF-8 bytes with the raw member keys, starting just past the member
 /// found last (see ``CodingPathNode/hint``), so decoding members in document order is O(1) per key.
 /// Converting key strategies and case-insensitive matching take a slower path that compares `String`s.
+///
+/// It holds one reference, its node (which holds the state): the standard library's box copies the container
+/// for every member it reads.
 struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: DecodingState
-    let object: Int
     let node: CodingPathNode
+    let object: Int
+    @inline(__always) var state: DecodingState { node.state }
+
+    init(object: Int, node: CodingPathNode) {
+        self.node = node
+        self.object = object
+    }
 
     var codingPath: [any CodingKey] { state.codingPath(of: node) }
 
@@ -196,13 +204,13 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         -> KeyedDecodingContainer<NestedKey>
     {
         let index = try require(key)
-        return try TapeDecoder(state: state, index: index, node: CodingPathNode(parent: node, segment: .key(key)))
+        return try TapeDecoder(index: index, node: CodingPathNode(parent: node, segment: .key(key)))
             .container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try require(key)
-        return try TapeDecoder(state: state, index: index, node: CodingPathNode(parent: node, segment: .key(key)))
+        return try TapeDecoder(index: index, node: CodingPathNode(parent: node, segment: .key(key)))
             .unkeyedContainer()
     }
 
@@ -221,8 +229,9 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         forEachMember { keyIndex, valueIndex in
             if found == nil, matchableKey(at: keyIndex) == name { found = valueIndex }
         }
-        let child = CodingPathNode(parent: node, segment: .key(key))
         // A missing key gives a decoder over null, as Foundation's does.
-        return TapeDecoder(state: found == nil ? state.nullState : state, index: found ?? 0, node: child)
+        let childState = found == nil ? state.nullState : state
+        let child = CodingPathNode(parent: node, segment: .key(key), state: childState)
+        return TapeDecoder(index: found ?? 0, node: child)
     }
 }

@@ -1,10 +1,16 @@
 /// The `Decoder` handed to `init(from:)`: a position on the tape and the coding path to it.
 ///
-/// Three words, so passing it as `any Decoder` needs no allocation. It is also its own single-value container.
+/// Two words, so passing it as `any Decoder` needs no allocation. It is also its own single-value container.
+/// The state is the node's.
 struct TapeDecoder: Decoder, SingleValueDecodingContainer {
-    let state: DecodingState
-    let index: Int
     let node: CodingPathNode
+    let index: Int
+    @inline(__always) var state: DecodingState { node.state }
+
+    init(index: Int, node: CodingPathNode) {
+        self.node = node
+        self.index = index
+    }
 
     var codingPath: [any CodingKey] { state.codingPath(of: node) }
     var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
@@ -19,7 +25,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
         guard state.tape.entries[index].tag == .object else {
             throw state.mismatch([String: Any].self, at: index, node, .none)
         }
-        return KeyedDecodingContainer(KeyedTapeContainer<Key>(state: state, object: index, node: node))
+        return KeyedDecodingContainer(KeyedTapeContainer<Key>(object: index, node: node))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -27,7 +33,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
         guard state.tape.entries[index].tag == .array else {
             throw state.mismatch([Any].self, at: index, node, .none)
         }
-        return UnkeyedTapeContainer(state: state, array: index, node: node)
+        return UnkeyedTapeContainer(array: index, node: node)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {

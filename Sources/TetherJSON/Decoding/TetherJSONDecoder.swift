@@ -94,7 +94,7 @@ public struct TetherJSONDecoder: Sendable {
         defer { state.isActive = false }
         let value: T
         do {
-            value = try TapeDecoder(state: state, index: 0, node: .root()).decodeValue(type)
+            value = try TapeDecoder(index: 0, node: .root(state)).decodeValue(type)
         } catch {
             // Invalid UTF-8 anywhere makes the input invalid JSON, which outranks what decoding found.
             try state.checkRemainingStrings()

@@ -1,16 +1,15 @@
 /// An unkeyed container over one JSON array on the tape; reads elements in order.
 struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
-    let state: DecodingState
     let node: CodingPathNode
+    @inline(__always) var state: DecodingState { node.state }
     let count: Int?
     private(set) var currentIndex = 0
     /// The tape index of the current element.
     private var cursor: Int
 
-    init(state: DecodingState, array: Int, node: CodingPathNode) {
-        self.state = state
+    init(array: Int, node: CodingPathNode) {
         self.node = node
-        self.count = Int(truncatingIfNeeded: state.tape.entries[array].payload)
+        self.count = Int(truncatingIfNeeded: node.state.tape.entries[array].payload)
         self.cursor = array + 1
     }
 
@@ -102,6 +101,6 @@ struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     }
 
     private func childDecoder() -> TapeDecoder {
-        TapeDecoder(state: state, index: cursor, node: CodingPathNode(parent: node, segment: .index(currentIndex)))
+        TapeDecoder(index: cursor, node: CodingPathNode(parent: node, segment: .index(currentIndex)))
     }
 }

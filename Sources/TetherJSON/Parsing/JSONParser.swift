@@ -70,7 +70,14 @@ public struct JSONParser: Sendable {
     ///
     /// - Throws: ``JSONError`` with the offset, line, column and an excerpt of the input.
     public func parse(_ bytes: some Sequence<UInt8>) throws(JSONError) -> JSON {
-        try withTape(bytes) { tape throws(JSONError) in JSONTreeBuilder.build(tape) }
+        // String values are checked as their `String`s are made (which checks the bytes anyway), not by the scan.
+        let options = self.options
+        return try withTape(bytes, defersStringValidation: true) { tape throws(JSONError) in
+            if let json = JSONTreeBuilder.build(checking: tape) { return json }
+            // A string value holds invalid UTF-8: the strict scan finds the first problem and where it is.
+            _ = try TapeBuilder.build(tape.bytes, options: options)
+            throw JSONError(.invalidUTF8, "invalid UTF-8 in a string")
+        }
     }
 
     /// Parses the UTF-8 text of a string into a ``JSON`` value.
@@ -89,9 +96,21 @@ public struct JSONParser: Sendable {
     ) throws(JSONError) -> R {
         let options = self.options
         let run = { (buffer: UnsafeBufferPointer<UInt8>) -> Result<R, JSONError> in
+            let tape: Tape
             do throws(JSONError) {
-                let tape = try TapeBuilder.build(
-                    buffer, options: options, defersStringValidation: defersStringValidation)
+                tape = try TapeBuilder.build(buffer, options: options, defersStringValidation: defersStringValidation)
+            } catch {
+                // A scan that skips UTF-8 checks reports what it meets first (the end of the input inside a cut-off
+                // character, say); the strict scan reports the first problem, as `parse` always has.
+                guard defersStringValidation else { return .failure(error) }
+                do throws(JSONError) {
+                    _ = try TapeBuilder.build(buffer, options: options)
+                } catch let strict {
+                    return .failure(strict)
+                }
+                return .failure(error)
+            }
+            do throws(JSONError) {
                 return .success(try body(tape))
             } catch {
                 return .failure(error)

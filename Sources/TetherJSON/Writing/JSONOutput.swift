@@ -91,6 +91,13 @@ struct ByteBuffer: JSONOutput {
         count += n
     }
 
+    /// Reserves `n` bytes and lets `body` write into them; `body` returns how many it wrote (at most `n`).
+    @inline(__always)
+    mutating func appendUninitialized(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(n)
+        count += body(base + count)
+    }
+
     /// Appends up to eight bytes given as a little-endian word: the first byte in the lowest bits.
     @inline(__always)
     mutating func append(word: UInt64, count n: Int) {

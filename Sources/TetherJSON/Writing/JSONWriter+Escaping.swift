@@ -40,6 +40,80 @@ extension JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Appends the UTF-8 bytes `utf8` as a quoted, escaped JSON string, into a byte buffer.
+    ///
+    /// Most strings need no escape: their bytes are checked and copied in the same pass, eight at a time, into
+    /// room reserved up front, instead of scanned first and then copied by `memcpy` (whose call costs more than
+    /// the copy for a key or a short value). From the first byte to escape on, ``appendEscaped`` takes over.
+    @inline(__always)
+    static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, to bytes: inout ByteBuffer) {
+        let count = utf8.count
+        var plain = 0
+        bytes.appendUninitialized(upTo: count + 2) { out in
+            out[0] = UInt8(ascii: "\"")
+            plain = copyPlainPrefix(utf8, to: out + 1, escapingSlashes: escapingSlashes)
+            guard plain == count else { return plain + 1 }
+            out[count + 1] = UInt8(ascii: "\"")
+            return count + 2
+        }
+        if plain < count {
+            appendEscaped(UnsafeBufferPointer(rebasing: utf8[plain...]), escapingSlashes: escapingSlashes, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Copies the bytes of `utf8` up to the first one that must be escaped to `out` (room for `utf8.count`
+    /// bytes), and returns how many it copied.
+    @inline(__always)
+    static func copyPlainPrefix(
+        _ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>, escapingSlashes: Bool
+    ) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        let count = utf8.count
+        let source = UnsafeRawPointer(base)
+        let target = UnsafeMutableRawPointer(out)
+        var i = 0
+        while i + 8 <= count {
+            let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if mustEscape(word, escapingSlashes: escapingSlashes) { break }
+            target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        // The last few bytes of a string of eight or more, as one word that overlaps the bytes already copied.
+        if i < count, count >= 8, i + 8 > count {
+            let word = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            if !mustEscape(word, escapingSlashes: escapingSlashes) {
+                target.storeBytes(of: word, toByteOffset: count - 8, as: UInt64.self)
+                return count
+            }
+        }
+        while i < count {
+            let c = base[i]
+            if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\")
+                || (c == UInt8(ascii: "/") && escapingSlashes)
+            {
+                return i
+            }
+            out[i] = c
+            i += 1
+        }
+        return count
+    }
+
+    /// Whether any of the eight bytes of `word` may need an escape (exact when none does; see ``firstEscape``).
+    @inline(__always)
+    static func mustEscape(_ word: UInt64, escapingSlashes: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let slash: UInt64 = escapingSlashes ? 0x2F2F_2F2F_2F2F_2F2F : 0x2222_2222_2222_2222
+        let quote = word ^ 0x2222_2222_2222_2222
+        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        let slashes = word ^ slash
+        let flags =
+            ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((slashes &- ones) & ~slashes)
+            | ((word &- 0x2020_2020_2020_2020) & ~word)
+        return flags & 0x8080_8080_8080_8080 != 0
+    }
+
     /// The position of the first byte at or after `start` in `utf8` that must be escaped, or `utf8.count`.
     @inline(__always)
     static func firstEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, escapingSlashes: Bool) -> Int {
