@@ -285,9 +285,9 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
             }
             #expect(old.queue.read { $0.userVersion } == 1)
         }
-        #expect(StoreSchema.migrator.latestVersion == 3)
+        #expect(StoreSchema.migrator.latestVersion == 4)
         let current = try StoreDatabase(url: url)
-        #expect(current.queue.read { $0.userVersion } == 3)
+        #expect(current.queue.read { $0.userVersion } == 4)
         let query = try #require(try await current.loadQuery(type: "Note", key: "/notes"))
         #expect(query.ids == ["1"])
         #expect(query.entities["1"]?.value.map { String(decoding: $0, as: UTF8.self) }?.contains("old") == true)
@@ -298,7 +298,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(try await current.outboxEntries().map(\.id) == [entry.id])
     }
 
-    @Test func theOutboxMigratesFromVersionTwoKeepingItsWaitingWrites() async throws {
+    @Test func theOutboxMigratesFromVersionTwoAndThreeKeepingItsWaitingWrites() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tether-migrate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -318,7 +318,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
             }
         }
         let current = try StoreDatabase(url: url)
-        #expect(current.queue.read { $0.userVersion } == 3)
+        #expect(current.queue.read { $0.userVersion } == StoreSchema.migrator.latestVersion)
         let entries = try await current.outboxEntries()
         #expect(entries.map(\.id) == saved.map(\.id))
         #expect(entries.map(\.idempotencyKey) == saved.map(\.idempotencyKey))

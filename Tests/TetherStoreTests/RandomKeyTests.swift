@@ -21,6 +21,36 @@ import Testing
         #expect(keys.count == 10_000)
     }
 
+    /// Keys come from a shared pool of random bytes: callers on many threads at once, across many refills, still
+    /// never get the same key, and the keys are not all alike (each hex digit position takes several values).
+    @Test func keysFromManyThreadsAtOnceDoNotRepeat() async {
+        let keys = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<2_000).map { _ in RandomKey.uuid() } }
+            }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(keys.count == 16_000)
+        #expect(Set(keys).count == 16_000)
+        for position in [0, 9, 24, 35] {
+            let values = Set(keys.prefix(500).map { Array($0)[position] })
+            #expect(values.count >= 10, "position \(position) took only \(values.sorted())")
+        }
+    }
+
+    /// The kept answer agrees with Foundation's on the main actor and off it, asked once or twice per thread. (The
+    /// test runner may run the main actor off the process's first thread, so the answer there is Foundation's.)
+    @Test func mainThreadAgreesWithFoundation() async {
+        #expect(await MainActor.run { MainThread.isCurrent } == (await MainActor.run { Thread.isMainThread }))
+        #expect(await MainActor.run { MainThread.isCurrent == Thread.isMainThread })
+        #expect(await Task.detached { MainThread.isCurrent }.value == false)
+        #expect(await Task.detached { MainThread.isCurrent == MainThread.isCurrent }.value)
+        let onThread = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: (MainThread.isCurrent, MainThread.isCurrent)) }
+        }
+        #expect(onThread == (false, false))
+    }
+
     @Test func typeNamesAreStableAndDistinct() {
         struct Local {}
         let first = EntityStore.typeName(Local.self)

@@ -12,6 +12,8 @@ final class Database {
     let path: String
     private let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// The statements used since the last ``resetStatements()``: only these can hold a read open.
+    private var used: [Statement] = []
 
     /// Opens (creating if needed) the database at `path` in WAL mode, with a busy timeout so that another process
     /// holding the write lock is waited for instead of failing at once.
@@ -44,6 +46,7 @@ final class Database {
             // pages whole to the log, and an edit saved in the outbox changes three.
             try execute("PRAGMA synchronous=\(synchronous); PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=16000")
         } catch {
+            used.removeAll()
             statements.removeAll()
             sqlite3_close_v2(handle)
             throw error
@@ -51,6 +54,7 @@ final class Database {
     }
 
     deinit {
+        used.removeAll()
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -70,6 +74,7 @@ final class Database {
     func statement(_ sql: String) throws(DatabaseError) -> Statement {
         if let cached = statements[sql] {
             cached.reset()
+            markUsed(cached)
             return cached
         }
         var prepared: OpaquePointer?
@@ -79,7 +84,14 @@ final class Database {
         }
         let statement = Statement(handle: prepared, database: self, sql: sql)
         statements[sql] = statement
+        markUsed(statement)
         return statement
+    }
+
+    private func markUsed(_ statement: Statement) {
+        guard !statement.isUsed else { return }
+        statement.isUsed = true
+        used.append(statement)
     }
 
     /// Runs `sql` with `values` bound in order, for statements that return no rows.
@@ -124,7 +136,11 @@ final class Database {
     /// Resets every cached statement, so that none holds a read open (which would keep an old snapshot in WAL mode,
     /// or stop a COMMIT).
     func resetStatements() {
-        for statement in statements.values { sqlite3_reset(statement.handle) }
+        for statement in used {
+            sqlite3_reset(statement.handle)
+            statement.isUsed = false
+        }
+        used.removeAll(keepingCapacity: true)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -170,6 +186,8 @@ enum DatabaseValue: Sendable, Hashable {
 final class Statement {
     let handle: OpaquePointer
     let sql: String
+    /// Whether it is in its connection's list of statements used since the last reset.
+    fileprivate var isUsed = false
     private unowned let database: Database
 
     fileprivate init(handle: OpaquePointer, database: Database, sql: String) {

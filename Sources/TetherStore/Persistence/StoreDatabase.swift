@@ -173,5 +173,5 @@ public final class StoreDatabase: Sendable {
 
 /// Whether the caller runs on the process's main thread (where the main actor runs).
 private func onMainThread() -> Bool {
-    Thread.isMainThread
+    MainThread.isCurrent
 }

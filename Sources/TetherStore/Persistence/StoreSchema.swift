@@ -13,7 +13,10 @@
 /// - `outbox` (version 2): every create, update and delete not yet confirmed by the server, in the order they
 ///   were made, each with the `Idempotency-Key` that all of its attempts send. Version 3 drops the key's unique
 ///   index: the keys are random (122 bits), nothing looks them up, and the index cost every save and every
-///   confirmation a write of one more page, at a random place.
+///   confirmation a write of one more page, at a random place. Version 4 drops the `CHECK` and `NOT NULL`
+///   constraints: every value comes from this module's own types (the kinds and states are Swift enums, read back
+///   with a fallback), and SQLite evaluating them cost each save about a sixth of its time (the
+///   `tether-bench store` enqueue case: 31 µs with them, 26 µs without, against 21 µs for a bare row).
 enum StoreSchema {
     static let migrator = DatabaseMigrator(migrations: [
         .init(
@@ -94,6 +97,38 @@ enum StoreSchema {
                   lease_until, headers, timeout FROM outbox;
                 DROP TABLE outbox;
                 ALTER TABLE outbox_v3 RENAME TO outbox;
+                CREATE INDEX outbox_by_entity ON outbox (type, entity_id, seq);
+                """),
+        .init(
+            name: "outbox without constraint checks",
+            sql: """
+                CREATE TABLE outbox_v4 (
+                    seq INTEGER PRIMARY KEY,
+                    type TEXT,
+                    entity_id TEXT,
+                    collection_path TEXT,
+                    kind TEXT,
+                    value BLOB,
+                    method TEXT,
+                    body BLOB,
+                    if_match TEXT,
+                    idempotency_key TEXT,
+                    created_at REAL,
+                    attempts INTEGER DEFAULT 0,
+                    prepared INTEGER DEFAULT 0,
+                    state TEXT DEFAULT 'queued',
+                    last_error TEXT,
+                    last_status INTEGER,
+                    lease_owner TEXT,
+                    lease_until REAL,
+                    headers TEXT,
+                    timeout REAL
+                );
+                INSERT INTO outbox_v4 SELECT seq, type, entity_id, collection_path, kind, value, method, body, if_match,
+                  idempotency_key, created_at, attempts, prepared, state, last_error, last_status, lease_owner,
+                  lease_until, headers, timeout FROM outbox;
+                DROP TABLE outbox;
+                ALTER TABLE outbox_v4 RENAME TO outbox;
                 CREATE INDEX outbox_by_entity ON outbox (type, entity_id, seq);
                 """),
     ])
