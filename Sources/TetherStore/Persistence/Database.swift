@@ -215,7 +215,14 @@ final class Statement {
         case .null: status = sqlite3_bind_null(handle, index)
         case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
         case .real(let number): status = sqlite3_bind_double(handle, index, number)
-        case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .text(var text):
+            // The UTF-8 bytes in place (no C string copy), with their length.
+            status = text.withUTF8 { bytes in
+                sqlite3_bind_text(
+                    handle, index,
+                    UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        .assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_transient())
+            }
         case .blob(let bytes):
             status = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob64(
