@@ -68,6 +68,9 @@ public final class EntityStore {
     var outboxSignal: WakeSignal?
     /// Counts this process's changes to ``outboxStatus``, so a slower read of the database cannot undo one.
     var outboxStatusVersion: UInt64 = 0
+    /// Writes of this store between the start of their save and their count in ``outboxStatus``: a count read from
+    /// the database meanwhile may hold them already, and is dropped.
+    var outboxSavesInFlight = 0
     /// Counts edits and the ends of writes: edit numbers, and the marks that tell a read sent before a write ended.
     var editCounter: UInt64 = 0
     private var collector: Task<Void, Never>?

@@ -180,6 +180,36 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(harness.log.count(prefix: "PATCH /notes/\(temporaryID)") == 0)
     }
 
+    /// Three edits of one note made one right after the other: each is saved after the one before (so the outbox
+    /// holds them in the order they were made) and sent after its outcome; each reaches the server once, in order,
+    /// the last wins everywhere, and the count of waiting writes ends at zero.
+    @Test func quickEditsOfOneNoteGoOutOnceEachInOrder() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let detail = store.entity(Note.self, id: 6)
+        await detail.load()
+        var edits: [Note] = []
+        for title in ["one", "two", "three"] {
+            var note = try #require(detail.value)
+            note.title = title
+            edits.append(note)
+        }
+        harness.faults.set("latency=50ms", for: .patch)
+        // Made one after the other on the main actor (tasks made there start in order), as taps would make them.
+        let updates = edits.map { edit in Task { try await store.update(edit) } }
+        var saved: [String] = []
+        for update in updates { saved.append(try await update.value.title) }
+        #expect(saved == ["one", "two", "three"])
+        #expect(detail.value?.title == "three")
+        #expect(detail.writeStatus == nil)
+        #expect(store.outboxStatus.count == 0)
+        #expect(try await store.outbox?.entries().isEmpty == true)
+        let writes = harness.log.all().filter { $0.contains("/notes/6") && !$0.contains("GET") }
+        #expect(writes.count == 3, "\(writes)")
+        #expect(try await harness.serverNotes().first { $0.id == 6 }?.title == "three")
+    }
+
     @Test func aRefusedEditIsKeptAsADraftUntilTheUserDiscardsIt() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }

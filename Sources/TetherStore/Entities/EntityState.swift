@@ -176,6 +176,11 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
         set { syncState().saveChain = newValue }
     }
 
+    var saveGate: SaveGate? {
+        get { sync?.saveGate }
+        set { syncState().saveGate = newValue }
+    }
+
     var hasObservers: Bool { !(sync?.observers.isEmpty ?? true) }
 
     private func syncState() -> SyncState<Entity> {
@@ -330,6 +335,9 @@ final class SyncState<Entity: RemoteEntity> {
     var lastWrite: UInt64 = 0
     var loadTask: Task<Void, Never>?
     var saveChain: Task<Void, Never>?
+    /// Opened once the latest write of this entity is saved in the outbox (or failed to be): the next write is
+    /// saved after it, so the outbox holds them in the order they were made.
+    var saveGate: SaveGate?
     var observers = ObserverList<EntityState<Entity>>()
 
     init(serverValue: Entity?) {

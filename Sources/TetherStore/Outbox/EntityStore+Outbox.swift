@@ -65,7 +65,9 @@ extension EntityStore {
     /// this process overtook is dropped, so the counts never go back.
     func refreshOutboxStatus() async {
         let version = outboxStatusVersion
-        guard let database, let summary = try? await database.outboxSummary(), version == outboxStatusVersion else {
+        guard let database, let summary = try? await database.outboxSummary(), version == outboxStatusVersion,
+            outboxSavesInFlight == 0
+        else {
             return
         }
         if outboxStatus.count != summary.count { outboxStatus.count = summary.count }
@@ -152,6 +154,35 @@ extension EntityStore {
         return box.value ?? .pending(StoreError(pending: .database("not sent")))
     }
 
+    /// Saves `draft` in the outbox and sends it after the entity's earlier writes, applying its outcome. Writes of
+    /// one entity are saved in the order they were made (each after the previous one's commit), so the outbox
+    /// sends them in that order. `saved` runs on the main actor once the write is in the outbox, before its outcome
+    /// is applied.
+    ///
+    /// - Throws: ``StoreError`` when the write could not be saved (then nothing was sent).
+    /// - Returns: the entry saved and the outcome of its send.
+    func saveInOrder<Entity>(
+        _ draft: OutboxDraft, of record: EntityState<Entity>, outbox: Outbox,
+        saved: (OutboxEntry) -> Void
+    ) async throws(StoreError) -> (entry: OutboxEntry, outcome: OutboxOutcome) {
+        // In flight until counted in `outboxStatus`: a count read from the database meanwhile may hold it already.
+        outboxStatusVersion &+= 1
+        outboxSavesInFlight += 1
+        var inFlight = true
+        defer { if inFlight { outboxSavesInFlight -= 1 } }
+        let previousGate = record.saveGate
+        let gate = SaveGate()
+        record.saveGate = gate
+        defer { gate.open() }
+        await previousGate?.wait()
+        let (entry, sending) = try await outbox.enqueueAndSend(draft, retries: configuration.outboxRetries)
+        gate.open()
+        saved(entry)
+        inFlight = false
+        outboxSavesInFlight -= 1
+        return (entry, await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending))
+    }
+
     func updateThroughOutbox<Entity: RemoteEntity>(
         _ entity: Entity, outbox: Outbox, options: MutationOptions
     ) async throws(StoreError) -> Entity {
@@ -180,25 +211,25 @@ extension EntityStore {
             collectionPath: Entity.collectionPath, kind: .update, method: configuration.updateMethod.rawValue,
             value: bytes, idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
             headers: options.headers, timeout: options.timeout)
-        let entry: OutboxEntry
-        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
+        let outcome: OutboxOutcome
         do {
-            (entry, sending) = try await outbox.enqueueAndSend(draft, retries: configuration.outboxRetries)
+            outcome = try await saveInOrder(draft, of: record, outbox: outbox) { entry in
+                if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
+                    record.pendingEdits[index].outboxID = entry.id
+                }
+                noteEnqueued(entry)
+            }.outcome
         } catch {
             // Not saved anywhere: show what is left, and say so.
             record.pendingEdits.removeAll { $0.number == number }
             record.value = record.pendingEdits.last?.value ?? record.serverValue
             record.status = .failed
-            record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
+            record.writeStatus = record.pendingEdits.isEmpty ? nil : .queued
             record.error = error
             table.entityChanged(record)
             throw error
         }
-        if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
-            record.pendingEdits[index].outboxID = entry.id
-        }
-        noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending) {
+        switch outcome {
         case .confirmed(let body, _):
             noteWriteEnded(record)
             return (try? TetherJSONDecoder().decode(Entity.self, from: body)) ?? record.serverValue ?? entity
@@ -234,15 +265,20 @@ extension EntityStore {
             query.setIDs(query.ids + [draft.id], set: set)
         }
         table.entityChanged(record)
-        let entry: OutboxEntry
-        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
+        let outcome: OutboxOutcome
         do {
-            (entry, sending) = try await outbox.enqueueAndSend(
+            outcome = try await saveInOrder(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: draft.id),
                     collectionPath: Entity.collectionPath, kind: .create, method: "POST", value: bytes,
                     idempotencyKey: options.idempotencyKey, headers: options.headers, timeout: options.timeout),
-                retries: configuration.outboxRetries)
+                of: record, outbox: outbox
+            ) { entry in
+                if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
+                    record.pendingEdits[index].outboxID = entry.id
+                }
+                noteEnqueued(entry)
+            }.outcome
         } catch {
             record.pendingEdits.removeAll { $0.number == number }
             record.writeStatus = nil
@@ -251,11 +287,7 @@ extension EntityStore {
             table.entityChanged(record)
             throw error
         }
-        if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
-            record.pendingEdits[index].outboxID = entry.id
-        }
-        noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending) {
+        switch outcome {
         case .confirmed(let body, _):
             guard let created = try? TetherJSONDecoder().decode(Entity.self, from: body) else {
                 throw StoreError(.encoding("the server's answer to the create could not be read"))
@@ -287,17 +319,18 @@ extension EntityStore {
         record.status = .syncing
         record.writeStatus = .queued
         record.changed()
-        let entry: OutboxEntry
-        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
         let serverBytes = record.serverValue.flatMap { try? TetherJSONEncoder().encode($0) }
+        let entry: OutboxEntry
+        let outcome: OutboxOutcome
         do {
-            (entry, sending) = try await outbox.enqueueAndSend(
+            (entry, outcome) = try await saveInOrder(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: id),
                     collectionPath: Entity.collectionPath, kind: .delete, method: "DELETE", value: nil,
                     idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
                     headers: options.headers, timeout: options.timeout),
-                retries: configuration.outboxRetries)
+                of: record, outbox: outbox
+            ) { entry in noteEnqueued(entry) }
         } catch {
             restore(id, at: positions)
             record.status = .failed
@@ -306,8 +339,7 @@ extension EntityStore {
             table.entityChanged(record)
             throw error
         }
-        noteEnqueued(entry)
-        switch await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending) {
+        switch outcome {
         case .confirmed:
             noteWriteEnded(record)
         case .failed(let error):

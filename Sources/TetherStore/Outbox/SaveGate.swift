@@ -1,0 +1,32 @@
+import TetherSync
+
+/// A one-time signal that a write is saved: ``wait()`` returns once ``open()`` has been called, at once if it has
+/// already been.
+///
+/// - Thread safety: `Sendable`; `open()` may be called from any thread (the database's, right after the commit).
+final class SaveGate: Sendable {
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Opens the gate and wakes every waiter; later calls do nothing.
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.isOpen else { return [] }
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the gate is open.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state -> Bool in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+}
