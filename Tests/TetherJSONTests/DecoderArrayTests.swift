@@ -20,6 +20,27 @@ import Testing
         #expect(try decode([[Double]].self, "[[1,2],[],[3.5]]") == [[1, 2], [], [3.5]])
     }
 
+    /// Empty arrays decoded on many threads at once: each is its own empty value (the shared empty storage is
+    /// never written; a `--sanitize=thread` run reports it if it is).
+    @Test func emptyAndFullScalarArraysDecodeOnManyThreadsAtOnce() async throws {
+        struct Lists: Decodable, Equatable {
+            var doubles: [Double]
+            var ints: [Int]
+            var strings: [String]
+        }
+        let text = #"{"doubles": [], "ints": [], "strings": ["a"]}"#
+        let results = try await withThrowingTaskGroup(of: [Lists].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try (0..<200).map { _ in try TetherJSONDecoder().decode(Lists.self, from: Data(text.utf8)) }
+                }
+            }
+            return try await group.reduce(into: [Lists]()) { $0 += $1 }
+        }
+        #expect(results.count == 1_600)
+        #expect(results.allSatisfy { $0 == Lists(doubles: [], ints: [], strings: ["a"]) })
+    }
+
     @Test func elementErrorsKeepTheirPath() throws {
         struct Holder: Decodable { var values: [Int] }
         for (text, index) in [

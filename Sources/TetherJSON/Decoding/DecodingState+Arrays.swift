@@ -43,6 +43,10 @@ extension DecodingState {
         let entry = tape.entries[index]
         guard entry.tag == .array else { return nil }
         let count = Int(truncatingIfNeeded: entry.payload)
+        // An empty array is the standard library's shared empty storage, whose count
+        // `init(unsafeUninitializedCapacity:)` would write (the same 0, but from every thread that decodes an empty
+        // array at once: ThreadSanitizer reports it as a race).
+        guard count > 0 else { return [] }
         var complete = true
         let array = [E](unsafeUninitializedCapacity: count) { buffer, initialized in
             while initialized < count {
