@@ -123,18 +123,9 @@ extension JSONWriter {
         // Eight bytes at a time: a byte is flagged when it is below 0x20 or equals `"`, `\` or `/` (when slashes
         // are escaped), by the classic "has a zero byte" test on the word XORed with each. A flag can only be
         // wrong above a byte that is flagged rightly, so a flagged word always holds a byte to escape.
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let slash: UInt64 = escapingSlashes ? 0x2F2F_2F2F_2F2F_2F2F : 0x2222_2222_2222_2222
         while i + 8 <= count {
             let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let quote = word ^ 0x2222_2222_2222_2222
-            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-            let slashes = word ^ slash
-            let flags =
-                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((slashes &- ones) & ~slashes)
-                | ((word &- 0x2020_2020_2020_2020) & ~word)
-            if flags & high != 0 { break }
+            if mustEscape(word, escapingSlashes: escapingSlashes) { break }
             i += 8
         }
         while i < count {

@@ -168,17 +168,21 @@ extension EntityStore {
         // In flight until counted in `outboxStatus`: a count read from the database meanwhile may hold it already.
         outboxStatusVersion &+= 1
         outboxSavesInFlight += 1
-        var inFlight = true
-        defer { if inFlight { outboxSavesInFlight -= 1 } }
         let previousGate = record.saveGate
         let gate = SaveGate()
         record.saveGate = gate
-        defer { gate.open() }
         await previousGate?.wait()
-        let (entry, sending) = try await outbox.enqueueAndSend(draft, retries: configuration.outboxRetries)
+        let entry: OutboxEntry
+        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
+        do {
+            (entry, sending) = try await outbox.enqueueAndSend(draft, retries: configuration.outboxRetries)
+        } catch {
+            gate.open()
+            outboxSavesInFlight -= 1
+            throw error
+        }
         gate.open()
         saved(entry)
-        inFlight = false
         outboxSavesInFlight -= 1
         return (entry, await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending))
     }
@@ -224,7 +228,7 @@ extension EntityStore {
             record.pendingEdits.removeAll { $0.number == number }
             record.value = record.pendingEdits.last?.value ?? record.serverValue
             record.status = .failed
-            record.writeStatus = record.pendingEdits.isEmpty ? nil : .queued
+            record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
             record.error = error
             table.entityChanged(record)
             throw error
