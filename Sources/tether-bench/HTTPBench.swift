@@ -33,7 +33,8 @@ internal import TetherServer
 ///
 /// - On Linux, ``NativeTransport`` against URLSession (`sequential`, `sequential-cpu`, `concurrent-64`) and, over
 ///   HTTPS, against curl (`https-sequential-cpu`, `https-handshake-cpu`; see ``compareHTTPS(quick:)``).
-///   `TETHER_BENCH_HTTP_ONLY=https` runs the HTTPS part alone.
+///   `TETHER_BENCH_HTTP_ONLY=https` runs the HTTPS part alone, `TETHER_BENCH_HTTP_ONLY=transports` the transports
+///   and the comparison with curl over http (`sequential-client-cpu`, see ``compareHTTPWithCurl(base:quick:)``).
 ///
 /// Standard error gets each round's figures, the same GET through the client's layers one at a time
 /// (`# breakdown`), and the client's own work per `send` over a transport that answers at once (`# pipeline`).
@@ -109,9 +110,15 @@ enum HTTPBench {
             blackHole(try await client.send(request).value)
         }
         #if os(Linux)
-            if ProcessInfo.processInfo.environment["TETHER_BENCH_HTTP_ONLY"] == "https" {
+            switch ProcessInfo.processInfo.environment["TETHER_BENCH_HTTP_ONLY"] {
+            case "https":
                 try await compareHTTPS(quick: options.quick)
                 return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
+            case "transports":
+                try await compareTransports(base: base, request: request, quick: options.quick)
+                try await compareHTTPWithCurl(base: base, quick: options.quick)
+                return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
+            default: break
             }
         #endif
         for _ in 0..<(options.quick ? 20 : 100) {
@@ -179,6 +186,7 @@ enum HTTPBench {
         // concurrent GETs over the pool.
         #if os(Linux)
             try await compareTransports(base: base, request: request, quick: options.quick)
+            try await compareHTTPWithCurl(base: base, quick: options.quick)
             // (e) HTTPS: the native transport against curl.
             try await compareHTTPS(quick: options.quick)
         #endif
@@ -188,7 +196,8 @@ enum HTTPBench {
     /// Hidden, for a profiler (`TETHER_BENCH_HTTP_PROFILE=<side> perf record -g …`): 20,000 GETs of one side
     /// alone (`TETHER_BENCH_HTTP_PROFILE_COUNT` changes the number), then the CPU time per call on standard error.
     /// Sides: `urlsession`, `client`, `client-uncoalesced`, `transport` (`URLSessionTransport.send` alone),
-    /// `pipeline` (300,000 sends over a transport that answers at once).
+    /// `pipeline` (300,000 sends over a transport that answers at once), `native` (the client on
+    /// ``NativeTransport``, as the `sequential` case sends; Linux).
     static func profile(
         _ side: String, base: URL, request: Request<Post>, viaClient: () async throws -> Void,
         viaURLSession: () async throws -> Void
@@ -202,23 +211,36 @@ enum HTTPBench {
             $0.coalescesRequests = false
         }
         let transport = URLSessionTransport()
+        #if os(Linux)
+            let native = HTTPClient(baseURL: base) {
+                $0.transport = NativeTransport()
+                $0.retryPolicy = .never
+                $0.coalescesRequests = false
+            }
+        #endif
         let wire = TransportRequest(
             method: .get, url: base.appendingPathComponent("post"), headers: ["Accept": "application/json"])
         let count =
             ProcessInfo.processInfo.environment["TETHER_BENCH_HTTP_PROFILE_COUNT"].flatMap { Int($0) }
             ?? (side == "pipeline" ? 300_000 : 20_000)
         let cpuStart = processCPUTime()
+        let wallStart = ContinuousClock.now
         for _ in 0..<count {
             switch side {
             case "pipeline": blackHole(try await instant.send(request).value)
             case "client": try await viaClient()
             case "client-uncoalesced": blackHole(try await uncoalesced.send(request).value)
             case "transport": blackHole(try await transport.send(wire, progress: nil).body)
+            #if os(Linux)
+                case "native": blackHole(try await native.send(request).value)
+            #endif
             default: try await viaURLSession()
             }
         }
         let perCall = (processCPUTime() - cpuStart) * 1e6 / Double(count)
-        Bench.note("# profile \(side): \(Bench.format(perCall, 2)) µs CPU per call")
+        let wallPerCall = microseconds(ContinuousClock.now - wallStart) / Double(count)
+        Bench.note(
+            "# profile \(side): \(Bench.format(perCall, 2)) µs CPU, \(Bench.format(wallPerCall, 2)) µs wall per call")
     }
 
     /// Where the client's time goes, on standard error: the same GET through the layers one at a time (raw

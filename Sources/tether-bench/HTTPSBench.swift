@@ -73,52 +73,76 @@
             for _ in 0..<20 { blackHole(try await client.send(keepAlive).value) }
             for _ in 0..<3 { blackHole(try await client.send(closing).value) }
 
-            func nativeCPU(_ request: Request<Post>, count: Int) async throws -> (cpu: Double, wall: Double) {
+            let url = base.appendingPathComponent("post").absoluteString
+            try await compareWithCurl(
+                "https-sequential-cpu", client: client, request: keepAlive, count: sequentialCount, curl: curl,
+                curlArguments: ["-sf", "--cacert", certificate], url: url)
+            try await compareWithCurl(
+                "https-handshake-cpu", client: client, request: closing, count: handshakeCount, curl: curl,
+                curlArguments: ["-sf", "--cacert", certificate, "--no-sessionid", "-H", "Connection: close"], url: url)
+        }
+
+        /// `http sequential-client-cpu` (curl, then native): ``NativeTransport`` against curl over plain http, CPU µs
+        /// per request of the client alone: 2,000 GETs of `/post` (`--quick` 300) on one kept-alive connection, curl
+        /// fetching all the URLs in one process (its start-up subtracted), the server's share subtracted from the
+        /// native side as in ``compareHTTPS(quick:)``. Skipped without `/usr/bin/curl`.
+        static func compareHTTPWithCurl(base: URL, quick: Bool) async throws {
+            let curl = "/usr/bin/curl"
+            guard FileManager.default.isExecutableFile(atPath: curl) else {
+                Bench.note("# sequential-client-cpu: skipped, no \(curl)")
+                return
+            }
+            let client = HTTPClient(baseURL: base) {
+                $0.transport = NativeTransport()
+                $0.retryPolicy = .never
+                $0.coalescesRequests = false
+            }
+            let request = Request<Post>(path: "/post")
+            for _ in 0..<50 { blackHole(try await client.send(request).value) }
+            try await compareWithCurl(
+                "sequential-client-cpu", client: client, request: request, count: quick ? 300 : 2_000, curl: curl,
+                curlArguments: ["-sf"], url: base.appendingPathComponent("post").absoluteString)
+        }
+
+        /// Runs `count` sends of `request` through `client`, then curl fetching `url` `count` times in one process,
+        /// 9 times; prints the medians and the median of the per-run ratios (native / curl). Without curl, the
+        /// native side's process CPU alone.
+        private static func compareWithCurl(
+            _ name: String, client: HTTPClient, request: Request<Post>, count: Int, curl: String?,
+            curlArguments: [String], url: String
+        ) async throws {
+            var nativeRuns: [Double] = []
+            var wallRuns: [Double] = []
+            var curlRuns: [Double] = []
+            var serverRuns: [Double] = []
+            for _ in 0..<9 {
                 let start = ContinuousClock.now
                 let cpuStart = processCPUTime()
                 for _ in 0..<count { blackHole(try await client.send(request).value) }
-                let cpu = (processCPUTime() - cpuStart) * 1e6 / Double(count)
-                return (cpu, microseconds(ContinuousClock.now - start) / Double(count))
+                nativeRuns.append((processCPUTime() - cpuStart) * 1e6 / Double(count))
+                wallRuns.append(microseconds(ContinuousClock.now - start) / Double(count))
+                guard let curl else { continue }
+                let one = try curlCPU(curl, curlArguments + [url])
+                let many = try curlCPU(curl, curlArguments + Array(repeating: url, count: count + 1))
+                curlRuns.append((many.child - one.child) * 1e6 / Double(count))
+                serverRuns.append((many.process - one.process) * 1e6 / Double(count))
             }
-            let cases: [(name: String, request: Request<Post>, count: Int, curlFlags: [String])] = [
-                ("https-sequential-cpu", keepAlive, sequentialCount, []),
-                ("https-handshake-cpu", closing, handshakeCount, ["--no-sessionid", "-H", "Connection: close"]),
-            ]
-            for item in cases {
-                var nativeRuns: [Double] = []
-                var wallRuns: [Double] = []
-                var curlRuns: [Double] = []
-                var serverRuns: [Double] = []
-                for _ in 0..<9 {
-                    let (cpu, wall) = try await nativeCPU(item.request, count: item.count)
-                    nativeRuns.append(cpu)
-                    wallRuns.append(wall)
-                    guard let curl else { continue }
-                    let arguments = ["-sf", "--cacert", certificate] + item.curlFlags
-                    let url = base.appendingPathComponent("post").absoluteString
-                    let one = try curlCPU(curl, arguments + [url])
-                    let many = try curlCPU(curl, arguments + Array(repeating: url, count: item.count + 1))
-                    curlRuns.append((many.child - one.child) * 1e6 / Double(item.count))
-                    serverRuns.append((many.process - one.process) * 1e6 / Double(item.count))
-                }
-                Bench.note(
-                    "# \(item.name): native process CPU µs/request \(nativeRuns.map { Bench.format($0, 0) }),"
-                        + " wall \(wallRuns.map { Bench.format($0, 0) }); server's share \(serverRuns.map { Bench.format($0, 0) });"
-                        + " curl \(curlRuns.map { Bench.format($0, 0) })")
-                guard !curlRuns.isEmpty else {
-                    Bench.emit("http \(item.name) native \(Bench.format(percentile(nativeRuns, 0.5), 1)) us -")
-                    continue
-                }
-                // Each run's native side minus the server's share in the same run, and its ratio to curl's run: the
-                // median of the per-run ratios, as load that changes between runs cancels within one.
-                let clientRuns = zip(nativeRuns, serverRuns).map { $0 - $1 }
-                let ratios = zip(clientRuns, curlRuns).map { $0 / $1 }
-                let curlCPU = percentile(curlRuns, 0.5)
-                Bench.emit("http \(item.name) curl \(Bench.format(curlCPU, 1)) us 1.000")
-                Bench.emit(
-                    "http \(item.name) native \(Bench.format(percentile(clientRuns, 0.5), 1)) us"
-                        + " \(Bench.format(percentile(ratios, 0.5), 3))")
+            Bench.note(
+                "# \(name): native process CPU µs/request \(nativeRuns.map { Bench.format($0, 0) }),"
+                    + " wall \(wallRuns.map { Bench.format($0, 0) }); server's share \(serverRuns.map { Bench.format($0, 0) });"
+                    + " curl \(curlRuns.map { Bench.format($0, 0) })")
+            guard !curlRuns.isEmpty else {
+                Bench.emit("http \(name) native \(Bench.format(percentile(nativeRuns, 0.5), 1)) us -")
+                return
             }
+            // Each run's native side minus the server's share in the same run, and its ratio to curl's run: the
+            // median of the per-run ratios, as load that changes between runs cancels within one.
+            let clientRuns = zip(nativeRuns, serverRuns).map { $0 - $1 }
+            let ratios = zip(clientRuns, curlRuns).map { $0 / $1 }
+            Bench.emit("http \(name) curl \(Bench.format(percentile(curlRuns, 0.5), 1)) us 1.000")
+            Bench.emit(
+                "http \(name) native \(Bench.format(percentile(clientRuns, 0.5), 1)) us"
+                    + " \(Bench.format(percentile(ratios, 0.5), 3))")
         }
 
         /// Runs curl with `arguments` (output discarded): the CPU seconds it used and this process used meanwhile.
