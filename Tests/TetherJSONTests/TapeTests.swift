@@ -16,14 +16,16 @@ import Testing
     @Test func containersRecordTheirCountAndEnd() throws {
         let bytes = Array(#"{"a": [1, "x", null], "b": {}}"#.utf8)
         try bytes.withUnsafeBufferPointer { buffer in
-            let tape = try TapeBuilder.build(buffer, options: JSONParser.Options())
-            #expect(tape.entries.count == 8)
-            #expect(tape.entries[0].tag == .object && tape.entries[0].payload == 2 && tape.next(after: 0) == 8)
-            #expect(tape.entries[2].tag == .array && tape.entries[2].payload == 3 && tape.next(after: 2) == 6)
-            #expect(tape.string(at: 1) == "a" && tape.string(at: 4) == "x" && tape.entries[5].tag == .null)
-            #expect(tape.numberText(at: 3) == "1")
-            #expect(tape.string(at: 6) == "b")
-            #expect(tape.entries[7].tag == .object && tape.entries[7].payload == 0 && tape.next(after: 7) == 8)
+            let storage = try TapeBuilder.build(buffer, options: JSONParser.Options())
+            storage.withTape { tape in
+                #expect(tape.entries.count == 8)
+                #expect(tape.entries[0].tag == .object && tape.entries[0].payload == 2 && tape.next(after: 0) == 8)
+                #expect(tape.entries[2].tag == .array && tape.entries[2].payload == 3 && tape.next(after: 2) == 6)
+                #expect(tape.string(at: 1) == "a" && tape.string(at: 4) == "x" && tape.entries[5].tag == .null)
+                #expect(tape.numberText(at: 3) == "1")
+                #expect(tape.string(at: 6) == "b")
+                #expect(tape.entries[7].tag == .object && tape.entries[7].payload == 0 && tape.next(after: 7) == 8)
+            }
         }
     }
 }

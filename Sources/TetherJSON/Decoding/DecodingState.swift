@@ -53,9 +53,16 @@ final class DecodingState {
     /// A state over a lone `null`, for `superDecoder(forKey:)` with a missing key.
     lazy var nullState: DecodingState = {
         let state = DecodingState(
-            tape: Tape(bytes: UnsafeBufferPointer(start: nil, count: 0), entries: [Tape.Entry(tag: .null)]),
+            tape: Tape(bytes: UnsafeBufferPointer(start: nil, count: 0), entries: DecodingState.loneNull),
             configuration: configuration)
         return state
+    }()
+
+    /// A tape's entries for a lone `null`: allocated once, never freed, never written after (safe to share).
+    private nonisolated(unsafe) static let loneNull: UnsafeBufferPointer<Tape.Entry> = {
+        let entries = UnsafeMutableBufferPointer<Tape.Entry>.allocate(capacity: 1)
+        entries.initialize(repeating: Tape.Entry(tag: .null))
+        return UnsafeBufferPointer(entries)
     }()
 
     init(tape: Tape, configuration: TetherJSONDecoder) {

@@ -40,15 +40,17 @@ extension Array: TapeDecodableArray where Element: Decodable {
         let scalar = state.isScalar(Element.self)
         var cursor = index + 1
         for position in 0..<count {
-            let element: Element
+            // Each element goes into the array as it comes out of its decode, moved rather than copied: a copy
+            // through the generic value witnesses retains every reference the element holds, then releases them.
             if scalar {
-                element = try state.decodeValue(Element.self, at: cursor, parent: node, segment: .index(position))
+                elements.append(
+                    try state.decodeValue(Element.self, at: cursor, parent: node, segment: .index(position)))
             } else {
-                element = try state.decodeValue(
-                    Element.self, at: cursor, parent: node, segment: .index(position),
-                    reusing: node.temporaryChild(.index(position)))
+                elements.append(
+                    try state.decodeValue(
+                        Element.self, at: cursor, parent: node, segment: .index(position),
+                        reusing: node.temporaryChild(.index(position))))
             }
-            elements.append(element)
             cursor = state.tape.next(after: cursor)
         }
         return elements

@@ -85,7 +85,9 @@ public struct TetherJSONDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from json: JSON) throws -> T {
         let (buffer, entries) = JSONTapeWriter.layOut(json)
         return try buffer.withUnsafeBufferPointer { bytes in
-            try decode(type, tape: Tape(bytes: bytes, entries: entries))
+            try entries.withUnsafeBufferPointer { entries in
+                try decode(type, tape: Tape(bytes: bytes, entries: entries))
+            }
         }
     }
 

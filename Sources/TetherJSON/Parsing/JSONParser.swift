@@ -96,9 +96,10 @@ public struct JSONParser: Sendable {
     ) throws(JSONError) -> R {
         let options = self.options
         let run = { (buffer: UnsafeBufferPointer<UInt8>) -> Result<R, JSONError> in
-            let tape: Tape
+            let storage: TapeStorage
             do throws(JSONError) {
-                tape = try TapeBuilder.build(buffer, options: options, defersStringValidation: defersStringValidation)
+                storage = try TapeBuilder.build(
+                    buffer, options: options, defersStringValidation: defersStringValidation)
             } catch {
                 // A scan that skips UTF-8 checks reports what it meets first (the end of the input inside a cut-off
                 // character, say); the strict scan reports the first problem, as `parse` always has.
@@ -110,10 +111,12 @@ public struct JSONParser: Sendable {
                 }
                 return .failure(error)
             }
-            do throws(JSONError) {
-                return .success(try body(tape))
-            } catch {
-                return .failure(error)
+            return storage.withTape { tape in
+                do throws(JSONError) {
+                    return .success(try body(tape))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         if let result = bytes.withContiguousStorageIfAvailable(run) {

@@ -40,10 +40,12 @@ struct Tape {
 
     /// The input the tape describes. Valid only while the parse call's buffer is.
     let bytes: UnsafeBufferPointer<UInt8>
-    var entries: [Entry]
+    /// The entries, borrowed from their owner (``TapeStorage``, or the decoder's layout of a ``JSON`` value) for as
+    /// long as the tape is used: a `Tape` is a view, copied without reference counting on the decoder's hot paths.
+    let entries: UnsafeBufferPointer<Entry>
     /// The string values holding non-ASCII bytes that the scanner was asked not to check; whoever reads the tape
-    /// must check them (see `TapeBuilder.build(_:options:defersStringValidation:)`).
-    var uncheckedStrings: [Int] = []
+    /// must check them (see `TapeBuilder.build(_:options:defersStringValidation:)`). Borrowed like ``entries``.
+    var uncheckedStrings = UnsafeBufferPointer<Int>(start: nil, count: 0)
 
     /// The index of the entry after the value at `index` and all its descendants.
     @inline(__always) func next(after index: Int) -> Int {
@@ -149,6 +151,22 @@ struct Tape {
             while end < bytes.count, JSONNumberParser.isNumberByte(bytes[end]) { end += 1 }
         }
         return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
+/// What a scan made: the entries and unchecked strings a ``Tape`` borrows.
+struct TapeStorage {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let entries: [Tape.Entry]
+    let uncheckedStrings: [Int]
+
+    /// Runs `body` with a tape over this storage; the tape must not be used after `body` returns.
+    func withTape<R>(_ body: (Tape) -> R) -> R {
+        entries.withUnsafeBufferPointer { entries in
+            uncheckedStrings.withUnsafeBufferPointer { unchecked in
+                body(Tape(bytes: bytes, entries: entries, uncheckedStrings: unchecked))
+            }
+        }
     }
 }
 

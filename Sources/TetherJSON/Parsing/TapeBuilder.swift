@@ -24,7 +24,7 @@ struct TapeBuilder {
     /// byte is checked twice. Everything else, keys included, is checked here.
     static func build(
         _ bytes: UnsafeBufferPointer<UInt8>, options: JSONParser.Options, defersStringValidation: Bool = false
-    ) throws(JSONError) -> Tape {
+    ) throws(JSONError) -> TapeStorage {
         guard bytes.count <= options.maximumInputSize else {
             throw JSONError(
                 .inputTooLarge,
@@ -42,7 +42,7 @@ struct TapeBuilder {
         } catch {
             throw error.error(in: bytes)
         }
-        return Tape(bytes: bytes, entries: builder.entries, uncheckedStrings: builder.uncheckedStrings)
+        return TapeStorage(bytes: bytes, entries: builder.entries, uncheckedStrings: builder.uncheckedStrings)
     }
 
     private init(base: UnsafePointer<UInt8>, count: Int, options: JSONParser.Options, defersStringValidation: Bool) {
