@@ -34,6 +34,9 @@ extension Array: TapeDecodableArray where Element: Decodable {
         let entry = state.tape.entries[index]
         guard entry.tag == .array else { throw state.mismatch([Element].self, at: index, parent, segment) }
         let count = Int(truncatingIfNeeded: entry.payload)
+        // The shared empty array: no storage, and none of the runtime's look-ups of the element type's metadata
+        // that making storage for an unspecialized element type costs (real-world documents are full of `[]`).
+        if count == 0 { return [] }
         var elements: [Element] = []
         elements.reserveCapacity(count)
         let node = reusing ?? CodingPathNode(parent: parent, segment: segment)

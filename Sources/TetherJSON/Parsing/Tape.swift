@@ -154,17 +154,28 @@ struct Tape {
     }
 }
 
-/// What a scan made: the entries and unchecked strings a ``Tape`` borrows.
-struct TapeStorage {
+/// What a scan made: the entries and unchecked strings a ``Tape`` borrows. Frees the entries when it goes.
+final class TapeStorage {
     let bytes: UnsafeBufferPointer<UInt8>
-    let entries: [Tape.Entry]
-    let uncheckedStrings: [Int]
+    private let entries: EntryBuffer
+    private let uncheckedStrings: [Int]
+
+    /// Takes over `entries` (frees them when it goes).
+    init(bytes: UnsafeBufferPointer<UInt8>, entries: EntryBuffer, uncheckedStrings: [Int]) {
+        self.bytes = bytes
+        self.entries = entries
+        self.uncheckedStrings = uncheckedStrings
+    }
+
+    deinit {
+        entries.free()
+    }
 
     /// Runs `body` with a tape over this storage; the tape must not be used after `body` returns.
     func withTape<R>(_ body: (Tape) -> R) -> R {
-        entries.withUnsafeBufferPointer { entries in
-            uncheckedStrings.withUnsafeBufferPointer { unchecked in
-                body(Tape(bytes: bytes, entries: entries, uncheckedStrings: unchecked))
+        uncheckedStrings.withUnsafeBufferPointer { unchecked in
+            withExtendedLifetime(self) {
+                body(Tape(bytes: bytes, entries: entries.entries, uncheckedStrings: unchecked))
             }
         }
     }

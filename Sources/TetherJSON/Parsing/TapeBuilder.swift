@@ -8,7 +8,7 @@ struct TapeBuilder {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var p: Int
-    private var entries: [Tape.Entry]
+    private var entries: EntryBuffer
     /// Open containers: the tape index of each, and how many elements it has so far.
     private var stack: [(index: Int, count: Int)]
     private let options: JSONParser.Options
@@ -40,6 +40,7 @@ struct TapeBuilder {
         do throws(Failure) {
             try builder.run()
         } catch {
+            builder.entries.free()
             throw error.error(in: bytes)
         }
         return TapeStorage(bytes: bytes, entries: builder.entries, uncheckedStrings: builder.uncheckedStrings)
@@ -51,8 +52,7 @@ struct TapeBuilder {
         self.end = count
         self.p = 0
         self.options = options
-        self.entries = []
-        self.entries.reserveCapacity(Swift.max(16, count / 10))
+        self.entries = EntryBuffer(capacity: Swift.max(16, count / 10))
         self.stack = []
         self.stack.reserveCapacity(32)
     }
