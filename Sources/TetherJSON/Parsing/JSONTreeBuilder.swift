@@ -14,8 +14,8 @@ enum JSONTreeBuilder {
             var string = ""
         }
 
-        // Allocated on first use, so documents without objects pay nothing.
-        private var slots: [Slot] = []
+        // Allocated on first use, so documents without objects pay nothing; freed by `release()`.
+        private var slots: UnsafeMutablePointer<Slot>?
 
         /// Keys longer than this are not worth caching.
         static let maximumLength = 48
@@ -25,7 +25,14 @@ enum JSONTreeBuilder {
             let raw = tape.rawString(at: index)
             let length = raw.count
             guard length <= KeyCache.maximumLength, let base = raw.baseAddress else { return tape.string(at: index) }
-            if slots.isEmpty { slots = [Slot](repeating: Slot(), count: KeyCache.size) }
+            let slots: UnsafeMutablePointer<Slot>
+            if let existing = self.slots {
+                slots = existing
+            } else {
+                slots = .allocate(capacity: KeyCache.size)
+                slots.initialize(repeating: Slot(), count: KeyCache.size)
+                self.slots = slots
+            }
             // Hash the length and the first and last eight bytes (or every byte of a shorter key).
             var hash = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
             if length >= 8 {
@@ -35,26 +42,86 @@ enum JSONTreeBuilder {
             } else {
                 for byte in raw { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             }
-            let slot = Int(truncatingIfNeeded: hash >> 32) & (KeyCache.size - 1)
-            return slots.withUnsafeMutableBufferPointer { slots in
-                let cached = slots[slot]
-                if cached.offset >= 0, cached.length == length,
-                    Tape.bytesEqual(tape.bytes.baseAddress! + cached.offset, base, length)
-                {
-                    return cached.string
-                }
-                let string = tape.string(at: index)
-                slots[slot] = Slot(offset: tape.bytes.baseAddress!.distance(to: base), length: length, string: string)
-                return string
+            let slot = slots + (Int(truncatingIfNeeded: hash >> 32) & (KeyCache.size - 1))
+            if slot.pointee.offset >= 0, slot.pointee.length == length,
+                Tape.bytesEqual(tape.bytes.baseAddress! + slot.pointee.offset, base, length)
+            {
+                return slot.pointee.string
             }
+            let string = tape.string(at: index)
+            slot.pointee = Slot(offset: tape.bytes.baseAddress!.distance(to: base), length: length, string: string)
+            return string
+        }
+
+        /// Frees the slots.
+        mutating func release() {
+            guard let slots else { return }
+            slots.deinitialize(count: KeyCache.size)
+            slots.deallocate()
+            self.slots = nil
         }
     }
 
-    private struct Partial {
+    /// A stack of values that go in one at a time and come out as the elements of a new array, moved (not copied)
+    /// both ways: the values of every open container, one after another.
+    private struct ScratchStack<Element> {
+        private var base: UnsafeMutablePointer<Element>
+        private var capacity: Int
+        private(set) var count = 0
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        @inline(__always) mutating func push(_ element: consuming Element) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: element)
+            count += 1
+        }
+
+        /// The top element, to read or change in place (the stack must not be empty).
+        @inline(__always) var top: UnsafeMutablePointer<Element> { base + count - 1 }
+
+        /// Destroys the top element.
+        @inline(__always) mutating func removeLast() {
+            count -= 1
+            (base + count).deinitialize(count: 1)
+        }
+
+        /// The top `n` elements, in the order they were pushed, as a new array.
+        @inline(__always) mutating func popArray(_ n: Int) -> [Element] {
+            count -= n
+            let first = base + count
+            // `reserveCapacity` on an empty array, then appends: this is specialized for the element type, while
+            // `init(unsafeUninitializedCapacity:initializingWith:)` calls the standard library's generic buffer
+            // allocation, which looks the storage class's metadata up at run time for every array.
+            var array: [Element] = []
+            array.reserveCapacity(n)
+            for offset in 0..<n { array.append((first + offset).move()) }
+            return array
+        }
+
+        /// Destroys what is left and frees the storage.
+        func release() {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+
+        @inline(never) private mutating func grow() {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+    }
+
+    /// An open container: whether it is an object, its member or element count, and how many are still to come.
+    private struct Open {
         var isObject: Bool
+        var count: Int
         var remaining: Int
-        var keys: [String]
-        var values: [JSON]
     }
 
     static func build(_ tape: Tape) -> JSON {
@@ -75,8 +142,16 @@ enum JSONTreeBuilder {
 
     @inline(__always)
     private static func build(_ tape: Tape, at root: Int, checksStrings: Bool) -> JSON? {
-        var stack: [Partial] = []
+        var open = ScratchStack<Open>(capacity: 32)
+        var values = ScratchStack<JSON>(capacity: 64)
+        var keyStack = ScratchStack<String>(capacity: 64)
         var keys = KeyCache()
+        defer {
+            open.release()
+            values.release()
+            keyStack.release()
+            keys.release()
+        }
         var i = root
         var pendingKey = false
         while true {
@@ -89,7 +164,7 @@ enum JSONTreeBuilder {
             case .int, .uint, .double, .bigNumber: value = .number(tape.number(at: i))
             case .string:
                 if pendingKey {
-                    stack[stack.count - 1].keys.append(keys.key(at: i, in: tape))
+                    keyStack.push(keys.key(at: i, in: tape))
                     pendingKey = false
                     i += 1
                     continue
@@ -108,11 +183,7 @@ enum JSONTreeBuilder {
                 let count = Int(truncatingIfNeeded: entry.payload)
                 let isObject = entry.tag == .object
                 if count > 0 {
-                    var values: [JSON] = []
-                    values.reserveCapacity(count)
-                    var keys: [String] = []
-                    if isObject { keys.reserveCapacity(count) }
-                    stack.append(Partial(isObject: isObject, remaining: count, keys: keys, values: values))
+                    open.push(Open(isObject: isObject, count: count, remaining: count))
                     pendingKey = isObject
                     i += 1
                     continue
@@ -122,15 +193,19 @@ enum JSONTreeBuilder {
             i += 1
             // Hand the value to its parent, closing every container it completes.
             while true {
-                guard !stack.isEmpty else { return value }
-                stack[stack.count - 1].values.append(value)
-                stack[stack.count - 1].remaining -= 1
-                if stack[stack.count - 1].remaining > 0 {
-                    pendingKey = stack[stack.count - 1].isObject
+                guard open.count > 0 else { return value }
+                values.push(value)
+                let top = open.top
+                top.pointee.remaining -= 1
+                if top.pointee.remaining > 0 {
+                    pendingKey = top.pointee.isObject
                     break
                 }
-                let done = stack.removeLast()
-                value = done.isObject ? .object(JSON.Object(keys: done.keys, values: done.values)) : .array(done.values)
+                let (isObject, count) = (top.pointee.isObject, top.pointee.count)
+                open.removeLast()
+                let members = values.popArray(count)
+                value =
+                    isObject ? .object(JSON.Object(keys: keyStack.popArray(count), values: members)) : .array(members)
             }
         }
     }
