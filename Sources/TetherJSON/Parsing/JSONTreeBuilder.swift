@@ -62,61 +62,6 @@ enum JSONTreeBuilder {
         }
     }
 
-    /// A stack of values that go in one at a time and come out as the elements of a new array, moved (not copied)
-    /// both ways: the values of every open container, one after another.
-    private struct ScratchStack<Element> {
-        private var base: UnsafeMutablePointer<Element>
-        private var capacity: Int
-        private(set) var count = 0
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            base = .allocate(capacity: capacity)
-        }
-
-        @inline(__always) mutating func push(_ element: consuming Element) {
-            if count == capacity { grow() }
-            (base + count).initialize(to: element)
-            count += 1
-        }
-
-        /// The top element, to read or change in place (the stack must not be empty).
-        @inline(__always) var top: UnsafeMutablePointer<Element> { base + count - 1 }
-
-        /// Destroys the top element.
-        @inline(__always) mutating func removeLast() {
-            count -= 1
-            (base + count).deinitialize(count: 1)
-        }
-
-        /// The top `n` elements, in the order they were pushed, as a new array.
-        @inline(__always) mutating func popArray(_ n: Int) -> [Element] {
-            count -= n
-            let first = base + count
-            // `reserveCapacity` on an empty array, then appends: this is specialized for the element type, while
-            // `init(unsafeUninitializedCapacity:initializingWith:)` calls the standard library's generic buffer
-            // allocation, which looks the storage class's metadata up at run time for every array.
-            var array: [Element] = []
-            array.reserveCapacity(n)
-            for offset in 0..<n { array.append((first + offset).move()) }
-            return array
-        }
-
-        /// Destroys what is left and frees the storage.
-        func release() {
-            base.deinitialize(count: count)
-            base.deallocate()
-        }
-
-        @inline(never) private mutating func grow() {
-            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = grown
-            capacity *= 2
-        }
-    }
-
     /// An open container: whether it is an object, its member or element count, and how many are still to come.
     private struct Open {
         var isObject: Bool
@@ -142,9 +87,9 @@ enum JSONTreeBuilder {
 
     @inline(__always)
     private static func build(_ tape: Tape, at root: Int, checksStrings: Bool) -> JSON? {
-        var open = ScratchStack<Open>(capacity: 32)
-        var values = ScratchStack<JSON>(capacity: 64)
-        var keyStack = ScratchStack<String>(capacity: 64)
+        var open = GrowableBuffer<Open>(capacity: 32)
+        var values = GrowableBuffer<JSON>(capacity: 64)
+        var keyStack = GrowableBuffer<String>(capacity: 64)
         var keys = KeyCache()
         defer {
             open.release()
@@ -164,7 +109,7 @@ enum JSONTreeBuilder {
             case .int, .uint, .double, .bigNumber: value = .number(tape.number(at: i))
             case .string:
                 if pendingKey {
-                    keyStack.push(keys.key(at: i, in: tape))
+                    keyStack.append(keys.key(at: i, in: tape))
                     pendingKey = false
                     i += 1
                     continue
@@ -183,7 +128,7 @@ enum JSONTreeBuilder {
                 let count = Int(truncatingIfNeeded: entry.payload)
                 let isObject = entry.tag == .object
                 if count > 0 {
-                    open.push(Open(isObject: isObject, count: count, remaining: count))
+                    open.append(Open(isObject: isObject, count: count, remaining: count))
                     pendingKey = isObject
                     i += 1
                     continue
@@ -194,8 +139,8 @@ enum JSONTreeBuilder {
             // Hand the value to its parent, closing every container it completes.
             while true {
                 guard open.count > 0 else { return value }
-                values.push(value)
-                let top = open.top
+                values.append(value)
+                let top = open.last
                 top.pointee.remaining -= 1
                 if top.pointee.remaining > 0 {
                     pendingKey = top.pointee.isObject

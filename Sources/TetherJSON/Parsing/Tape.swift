@@ -157,25 +157,25 @@ struct Tape {
 /// What a scan made: the entries and unchecked strings a ``Tape`` borrows. Frees the entries when it goes.
 final class TapeStorage {
     let bytes: UnsafeBufferPointer<UInt8>
-    private let entries: EntryBuffer
+    private let entries: GrowableBuffer<Tape.Entry>
     private let uncheckedStrings: [Int]
 
     /// Takes over `entries` (frees them when it goes).
-    init(bytes: UnsafeBufferPointer<UInt8>, entries: EntryBuffer, uncheckedStrings: [Int]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, entries: GrowableBuffer<Tape.Entry>, uncheckedStrings: [Int]) {
         self.bytes = bytes
         self.entries = entries
         self.uncheckedStrings = uncheckedStrings
     }
 
     deinit {
-        entries.free()
+        entries.release()
     }
 
     /// Runs `body` with a tape over this storage; the tape must not be used after `body` returns.
     func withTape<R>(_ body: (Tape) -> R) -> R {
         uncheckedStrings.withUnsafeBufferPointer { unchecked in
             withExtendedLifetime(self) {
-                body(Tape(bytes: bytes, entries: entries.entries, uncheckedStrings: unchecked))
+                body(Tape(bytes: bytes, entries: entries.elements, uncheckedStrings: unchecked))
             }
         }
     }

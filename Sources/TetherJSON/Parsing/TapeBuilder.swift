@@ -8,9 +8,9 @@ struct TapeBuilder {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var p: Int
-    private var entries: EntryBuffer
-    /// Open containers: the tape index of each, and how many elements it has so far.
-    private var stack: [(index: Int, count: Int)]
+    private var entries: GrowableBuffer<Tape.Entry>
+    /// Open containers, innermost last.
+    private var stack: GrowableBuffer<OpenContainer>
     private let options: JSONParser.Options
     /// Leave the UTF-8 of string values (not keys) unchecked, recording those with non-ASCII bytes.
     private let defersStringValidation: Bool
@@ -40,9 +40,11 @@ struct TapeBuilder {
         do throws(Failure) {
             try builder.run()
         } catch {
-            builder.entries.free()
+            builder.entries.release()
+            builder.stack.release()
             throw error.error(in: bytes)
         }
+        builder.stack.release()
         return TapeStorage(bytes: bytes, entries: builder.entries, uncheckedStrings: builder.uncheckedStrings)
     }
 
@@ -52,9 +54,15 @@ struct TapeBuilder {
         self.end = count
         self.p = 0
         self.options = options
-        self.entries = EntryBuffer(capacity: Swift.max(16, count / 10))
-        self.stack = []
-        self.stack.reserveCapacity(32)
+        self.entries = GrowableBuffer(capacity: Swift.max(16, count / 10))
+        self.stack = GrowableBuffer(capacity: 32)
+    }
+
+    /// An open container: its entry's tape index, how many elements it has so far, and whether it is an object.
+    struct OpenContainer {
+        var index: Int
+        var count: Int
+        var isObject: Bool
     }
 
     /// A failure found while scanning: cheap to throw, turned into a ``JSONError`` with a location at the top.
@@ -86,18 +94,19 @@ struct TapeBuilder {
             if try parseValue() { continue valueLoop }
             // After a value: close containers or move to the next element.
             while true {
-                guard let top = stack.last else { break valueLoop }
+                guard stack.count > 0 else { break valueLoop }
+                let top = stack.last
                 skipWhitespace()
                 guard p < end else {
                     throw unexpected(
-                        entries[top.index].tag == .object
+                        top.pointee.isObject
                             ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 }
                 let c = base[p]
-                if entries[top.index].tag == .object {
+                if top.pointee.isObject {
                     if c == UInt8(ascii: ",") {
                         p += 1
-                        stack[stack.count - 1].count += 1
+                        top.pointee.count += 1
                         try parseKeyAndColon()
                         continue valueLoop
                     } else if c == UInt8(ascii: "}") {
@@ -109,7 +118,7 @@ struct TapeBuilder {
                 } else {
                     if c == UInt8(ascii: ",") {
                         p += 1
-                        stack[stack.count - 1].count += 1
+                        top.pointee.count += 1
                         continue valueLoop
                     } else if c == UInt8(ascii: "]") {
                         p += 1
@@ -173,16 +182,17 @@ struct TapeBuilder {
                 message: "arrays and objects nest deeper than the limit of \(options.maximumDepth)", offset: p)
         }
         p += 1
-        stack.append((entries.count, 0))
+        stack.append(OpenContainer(index: entries.count, count: 0, isObject: tag == .object))
         entries.append(Tape.Entry(tag: tag))
     }
 
     @inline(__always)
     private mutating func close(countingLast: Bool) {
-        let top = stack.removeLast()
+        let top = stack.last.pointee
+        stack.removeLast()
         let count = countingLast ? top.count + 1 : 0
-        let tag = entries[top.index].tag
-        entries[top.index] = Tape.Entry(tag: tag, value: entries.count, payload: UInt64(count))
+        entries[top.index] = Tape.Entry(
+            tag: top.isObject ? .object : .array, value: entries.count, payload: UInt64(count))
     }
 
     private mutating func parseKeyAndColon() throws(Failure) {
