@@ -171,7 +171,7 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
         set { syncState().loadTask = newValue }
     }
 
-    var saveChain: Task<Void, Never>? {
+    var saveChain: SaveGate? {
         get { sync?.saveChain }
         set { syncState().saveChain = newValue }
     }
@@ -334,7 +334,8 @@ final class SyncState<Entity: RemoteEntity> {
     /// The store's write counter when a write to this entity (an update or a delete) last began.
     var lastWrite: UInt64 = 0
     var loadTask: Task<Void, Never>?
-    var saveChain: Task<Void, Never>?
+    /// Opened once the latest write of this entity has its outcome applied: the next one's is applied after it.
+    var saveChain: SaveGate?
     /// Opened once the latest write of this entity is saved in the outbox (or failed to be): the next write is
     /// saved after it, so the outbox holds them in the order they were made.
     var saveGate: SaveGate?

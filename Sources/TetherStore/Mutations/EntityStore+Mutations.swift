@@ -43,16 +43,18 @@ extension EntityStore {
         table.entityChanged(record)
 
         let previous = record.saveChain
-        let result = ResultBox<Entity>()
+        let done = SaveGate()
+        record.saveChain = done
         let task = Task { @MainActor in
-            await previous?.value
-            result.value = await self.send(edit, of: record, in: table, options: options)
+            await previous?.wait()
+            let result = await self.send(edit, of: record, in: table, options: options)
             self.noteWriteEnded(record)
+            done.open()
+            return result
         }
-        record.saveChain = task
-        await task.value
-        if record.saveChain == task { record.saveChain = nil }
-        return try result.value!.get()
+        let result = await task.value
+        if record.saveChain === done { record.saveChain = nil }
+        return try result.get()
     }
 
     /// Sends one pending edit (the oldest) and applies the answer.
@@ -323,10 +325,4 @@ public enum ConflictChoice: Sendable, Hashable {
     case local
     /// Take the server's version and drop the edit.
     case server
-}
-
-/// Carries a result out of a main-actor task.
-@MainActor
-final class ResultBox<Entity: Sendable> {
-    var value: Result<Entity, StoreError>?
 }

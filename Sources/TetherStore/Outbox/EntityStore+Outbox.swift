@@ -125,33 +125,39 @@ extension EntityStore {
     // MARK: - Mutations through the outbox
 
     /// Sends entry `id` after the entity's earlier writes, with the store's retries. An entry already `sending` (it
-    /// was taken when saved: no earlier write of the entity waited) is only awaited, and its outcome applied here.
+    /// was taken when saved: no earlier write of the entity waited) is only awaited, and its outcome applied here,
+    /// after the outcomes of the entity's earlier writes.
     func sendInOrder<Entity>(
         _ id: Int64, of record: EntityState<Entity>, outbox: Outbox,
         sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>? = nil
     ) async -> OutboxOutcome {
         let previous = record.saveChain
-        let box = OutcomeBox()
-        let retries = configuration.outboxRetries
-        let task = Task { @MainActor in
-            guard let sending else {
-                await previous?.value
-                // Marked here rather than by an event from the outbox: one hop to the main actor less per write.
-                if record.writeStatus == .queued { record.writeStatus = .sending }
-                box.value = await outbox.sendOne(id, retries: retries, announces: false)
-                return
-            }
+        let done = SaveGate()
+        record.saveChain = done
+        defer {
+            done.open()
+            if record.saveChain === done { record.saveChain = nil }
+        }
+        if let sending {
+            // Awaited here, without a task of its own (one hop to the main actor less per write): the send runs in
+            // its own task, which the caller's cancellation does not reach.
             if record.writeStatus == .queued { record.writeStatus = .sending }
             let (outcome, event) = await sending.value
             // An earlier write's outcome (already recorded: this one was first in the outbox) is applied first.
-            await previous?.value
-            if let event { await self.handle(event) }
-            box.value = outcome
+            await previous?.wait()
+            if let event { await handle(event) }
+            return outcome
         }
-        record.saveChain = task
-        await task.value
-        if record.saveChain == task { record.saveChain = nil }
-        return box.value ?? .pending(StoreError(pending: .database("not sent")))
+        // An earlier write of the entity waited: this one goes after it, in a task of its own so that the caller's
+        // cancellation does not reach the send.
+        let retries = configuration.outboxRetries
+        let task = Task { @MainActor in
+            await previous?.wait()
+            // Marked here rather than by an event from the outbox: one hop to the main actor less per write.
+            if record.writeStatus == .queued { record.writeStatus = .sending }
+            return await outbox.sendOne(id, retries: retries, announces: false)
+        }
+        return await task.value
     }
 
     /// Saves `draft` in the outbox and sends it after the entity's earlier writes, applying its outcome. Writes of
@@ -406,12 +412,6 @@ extension EntityStore {
         for entry in entries.reversed() { try await outbox.discard(entry.id) }
         sendWaitingWrites()
     }
-}
-
-/// Carries an outcome out of a main-actor task.
-@MainActor
-final class OutcomeBox {
-    var value: OutboxOutcome?
 }
 
 /// Wakes a waiting loop: a signal before the wait is kept, so none is lost.
