@@ -150,7 +150,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(await sent(store))
         #expect(try await harness.serverNotes().first { $0.id == 2 }?.title == "edited offline")
         #expect(await eventually { store.entity(Note.self, id: 2).writeStatus == nil })
-        #expect(harness.log.count(prefix: "PATCH /notes/2") == 1)
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/2", atLeast: 1) == 1)
     }
 
     @Test func aCreateAndAnEditMadeOfflineGoOutInOrderToTheServersID() async throws {
@@ -177,7 +177,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(created.count == 1)
         #expect(created.first?.body == "written after")
         #expect(created.first.map { $0.id > 0 } == true)
-        #expect(harness.log.count(prefix: "PATCH /notes/\(temporaryID)") == 0)
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/\(temporaryID)") == 0)
     }
 
     /// Three edits of one note made one right after the other: each is saved after the one before (so the outbox

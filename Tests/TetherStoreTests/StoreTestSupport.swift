@@ -74,6 +74,25 @@ final class RequestLog: Sendable {
     private let lines = Locked<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     func count(prefix: String) -> Int { lines.withLock { $0.filter { $0.hasPrefix(prefix) }.count } }
+
+    /// ``count(prefix:)`` once the server has caught up. The server writes a request's line after sending its
+    /// response, so a test that already has the answer can look before the line is there (seen under
+    /// ThreadSanitizer on a loaded machine). Waits until at least `atLeast` lines match (for up to 10 s), then until
+    /// no line of any kind has arrived for 200 ms, and counts.
+    func settledCount(prefix: String, atLeast: Int = 0) async -> Int {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while count(prefix: prefix) < atLeast, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        var seen = all().count
+        while ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(200))
+            let now = all().count
+            if now == seen { break }
+            seen = now
+        }
+        return count(prefix: prefix)
+    }
     func all() -> [String] { lines.withLock { $0 } }
 }
 
