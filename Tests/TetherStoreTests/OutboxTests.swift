@@ -205,6 +205,8 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(detail.writeStatus == nil)
         #expect(store.outboxStatus.count == 0)
         #expect(try await store.outbox?.entries().isEmpty == true)
+        // The server logs a request after answering it: wait for the third line before reading the log.
+        _ = await harness.log.settledCount(prefix: "PATCH /notes/6", atLeast: 3)
         let writes = harness.log.all().filter { $0.contains("/notes/6") && !$0.contains("GET") }
         #expect(writes.count == 3, "\(writes)")
         #expect(try await harness.serverNotes().first { $0.id == 6 }?.title == "three")

@@ -89,13 +89,13 @@ enum JSONTreeBuilder {
     private static func build(_ tape: Tape, at root: Int, checksStrings: Bool) -> JSON? {
         var open = GrowableBuffer<Open>(capacity: 32)
         var values = GrowableBuffer<JSON>(capacity: 64)
-        var keyStack = GrowableBuffer<String>(capacity: 64)
-        var keys = KeyCache()
+        var keys = GrowableBuffer<String>(capacity: 64)
+        var keyCache = KeyCache()
         defer {
             open.release()
             values.release()
-            keyStack.release()
             keys.release()
+            keyCache.release()
         }
         var i = root
         var pendingKey = false
@@ -109,7 +109,7 @@ enum JSONTreeBuilder {
             case .int, .uint, .double, .bigNumber: value = .number(tape.number(at: i))
             case .string:
                 if pendingKey {
-                    keyStack.append(keys.key(at: i, in: tape))
+                    keys.append(keyCache.key(at: i, in: tape))
                     pendingKey = false
                     i += 1
                     continue
@@ -150,7 +150,7 @@ enum JSONTreeBuilder {
                 open.removeLast()
                 let members = values.popArray(count)
                 value =
-                    isObject ? .object(JSON.Object(keys: keyStack.popArray(count), values: members)) : .array(members)
+                    isObject ? .object(JSON.Object(keys: keys.popArray(count), values: members)) : .array(members)
             }
         }
     }

@@ -37,14 +37,13 @@ struct TapeBuilder {
         }
         var builder = TapeBuilder(
             base: base, count: bytes.count, options: options, defersStringValidation: defersStringValidation)
+        defer { builder.stack.release() }
         do throws(Failure) {
             try builder.run()
         } catch {
             builder.entries.release()
-            builder.stack.release()
             throw error.error(in: bytes)
         }
-        builder.stack.release()
         return TapeStorage(bytes: bytes, entries: builder.entries, uncheckedStrings: builder.uncheckedStrings)
     }
 

@@ -1,7 +1,8 @@
 import TetherSync
 
-/// A one-time signal that a write is saved: ``wait()`` returns once ``open()`` has been called, at once if it has
-/// already been.
+/// A one-time signal that a step of a write is over (saved in the outbox: `EntityState.saveGate`; its outcome
+/// applied: `saveChain`), so that the entity's next write can take that step after it: ``wait()`` returns once
+/// ``open()`` has been called, at once if it has already been.
 ///
 /// - Thread safety: `Sendable`; `open()` may be called from any thread (the database's, right after the commit).
 final class SaveGate: Sendable {
