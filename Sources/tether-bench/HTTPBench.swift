@@ -34,7 +34,7 @@ internal import TetherServer
 /// - On Linux, ``NativeTransport`` against URLSession (`sequential`, `sequential-cpu`, `concurrent-64`) and, over
 ///   HTTPS, against curl (`https-sequential-cpu`, `https-handshake-cpu`; see ``compareHTTPS(quick:)``).
 ///   `TETHER_BENCH_HTTP_ONLY=https` runs the HTTPS part alone, `TETHER_BENCH_HTTP_ONLY=transports` the transports
-///   and the comparison with curl over http (`sequential-client-cpu`, see ``compareHTTPWithCurl(base:quick:)``).
+///   and the comparison with curl over http (`sequential-client-cpu`, see ``compareHTTPWithCurl(base:quick:urlSessionRate:)``).
 ///
 /// Standard error gets each round's figures, the same GET through the client's layers one at a time
 /// (`# breakdown`), and the client's own work per `send` over a transport that answers at once (`# pipeline`).
@@ -115,8 +115,8 @@ enum HTTPBench {
                 try await compareHTTPS(quick: options.quick)
                 return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
             case "transports":
-                try await compareTransports(base: base, request: request, quick: options.quick)
-                try await compareHTTPWithCurl(base: base, quick: options.quick)
+                let rate = try await compareTransports(base: base, request: request, quick: options.quick)
+                try await compareHTTPWithCurl(base: base, quick: options.quick, urlSessionRate: rate)
                 return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
             default: break
             }
@@ -185,8 +185,8 @@ enum HTTPBench {
         // (d) The transports, through the client: sequential GETs on one keep-alive connection, then batches of
         // concurrent GETs over the pool.
         #if os(Linux)
-            try await compareTransports(base: base, request: request, quick: options.quick)
-            try await compareHTTPWithCurl(base: base, quick: options.quick)
+            let rate = try await compareTransports(base: base, request: request, quick: options.quick)
+            try await compareHTTPWithCurl(base: base, quick: options.quick, urlSessionRate: rate)
             // (e) HTTPS: the native transport against curl.
             try await compareHTTPS(quick: options.quick)
         #endif
@@ -339,7 +339,11 @@ enum HTTPBench {
         /// (2,000 GETs one after another, `--quick` 300; requests per second, ratio = native / URLSession) and its
         /// CPU time per request (`sequential-cpu`, ratio = native / URLSession, lower is better), and
         /// `concurrent-64` (batches of 64 concurrent GETs, 20 batches, `--quick` 5; requests per second).
-        static func compareTransports(base: URL, request: Request<Post>, quick: Bool) async throws {
+        /// The sequential runs alternate between the contenders, three each; each figure is the median of its
+        /// three. Returns URLSession's sequential requests per second, for the curl line
+        /// (``compareHTTPWithCurl(base:quick:urlSessionRate:)``).
+        @discardableResult
+        static func compareTransports(base: URL, request: Request<Post>, quick: Bool) async throws -> Double {
             func client(_ transport: any HTTPTransport) -> HTTPClient {
                 HTTPClient(baseURL: base) {
                     $0.transport = transport
@@ -351,14 +355,27 @@ enum HTTPBench {
                 ("urlsession", client(URLSessionTransport())), ("native", client(NativeTransport())),
             ]
             let count = quick ? 300 : 2_000
-            var sequential: [(rate: Double, cpu: Double)] = []
             for (_, client) in contenders {
                 for _ in 0..<50 { blackHole(try await client.send(request).value) }
-                let start = ContinuousClock.now
-                let cpuStart = processCPUTime()
-                for _ in 0..<count { blackHole(try await client.send(request).value) }
-                let wall = microseconds(ContinuousClock.now - start) / 1e6
-                sequential.append((Double(count) / wall, (processCPUTime() - cpuStart) * 1e6 / Double(count)))
+            }
+            var rates = Array(repeating: [Double](), count: contenders.count)
+            var cpus = Array(repeating: [Double](), count: contenders.count)
+            for _ in 0..<3 {
+                for (index, (_, client)) in contenders.enumerated() {
+                    let start = ContinuousClock.now
+                    let cpuStart = processCPUTime()
+                    for _ in 0..<count { blackHole(try await client.send(request).value) }
+                    let wall = microseconds(ContinuousClock.now - start) / 1e6
+                    rates[index].append(Double(count) / wall)
+                    cpus[index].append((processCPUTime() - cpuStart) * 1e6 / Double(count))
+                }
+            }
+            Bench.note(
+                "# sequential req/s: "
+                    + contenders.indices.map { "\(contenders[$0].0) \(rates[$0].map { Bench.format($0, 0) })" }
+                    .joined(separator: ", "))
+            let sequential = contenders.indices.map {
+                (rate: percentile(rates[$0], 0.5), cpu: percentile(cpus[$0], 0.5))
             }
             let batches = quick ? 5 : 20
             var concurrent: [Double] = []
@@ -387,6 +404,7 @@ enum HTTPBench {
                     "http concurrent-64 \(name) \(Bench.format(concurrent[index], 0)) req/s"
                         + " \(Bench.format(concurrent[index] / concurrent[0], 3))")
             }
+            return sequential[0].rate
         }
     #endif
 

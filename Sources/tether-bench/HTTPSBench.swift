@@ -85,8 +85,11 @@
         /// `http sequential-client-cpu` (curl, then native): ``NativeTransport`` against curl over plain http, CPU µs
         /// per request of the client alone: 2,000 GETs of `/post` (`--quick` 300) on one kept-alive connection, curl
         /// fetching all the URLs in one process (its start-up subtracted), the server's share subtracted from the
-        /// native side as in ``compareHTTPS(quick:)``. Skipped without `/usr/bin/curl`.
-        static func compareHTTPWithCurl(base: URL, quick: Bool) async throws {
+        /// native side as in ``compareHTTPS(quick:)``. Also `http sequential curl <req/s> <ratio>`: curl's own pace in
+        /// those runs (wall time, start-up subtracted; the median of 9), as a ratio to `urlSessionRate`, URLSession's
+        /// in the `sequential` case: what a single-threaded client on libcurl reaches against the same server.
+        /// Skipped without `/usr/bin/curl`.
+        static func compareHTTPWithCurl(base: URL, quick: Bool, urlSessionRate: Double) async throws {
             let curl = "/usr/bin/curl"
             guard FileManager.default.isExecutableFile(atPath: curl) else {
                 Bench.note("# sequential-client-cpu: skipped, no \(curl)")
@@ -101,7 +104,8 @@
             for _ in 0..<50 { blackHole(try await client.send(request).value) }
             try await compareWithCurl(
                 "sequential-client-cpu", client: client, request: request, count: quick ? 300 : 2_000, curl: curl,
-                curlArguments: ["-sf"], url: base.appendingPathComponent("post").absoluteString)
+                curlArguments: ["-sf"], url: base.appendingPathComponent("post").absoluteString,
+                urlSessionRate: urlSessionRate)
         }
 
         /// Runs `count` sends of `request` through `client`, then curl fetching `url` `count` times in one process,
@@ -109,12 +113,13 @@
         /// native side's process CPU alone.
         private static func compareWithCurl(
             _ name: String, client: HTTPClient, request: Request<Post>, count: Int, curl: String?,
-            curlArguments: [String], url: String
+            curlArguments: [String], url: String, urlSessionRate: Double? = nil
         ) async throws {
             var nativeRuns: [Double] = []
             var wallRuns: [Double] = []
             var curlRuns: [Double] = []
             var serverRuns: [Double] = []
+            var curlWallRuns: [Double] = []
             for _ in 0..<9 {
                 let start = ContinuousClock.now
                 let cpuStart = processCPUTime()
@@ -125,12 +130,13 @@
                 let one = try curlCPU(curl, curlArguments + [url])
                 let many = try curlCPU(curl, curlArguments + Array(repeating: url, count: count + 1))
                 curlRuns.append((many.child - one.child) * 1e6 / Double(count))
+                curlWallRuns.append((many.wall - one.wall) * 1e6 / Double(count))
                 serverRuns.append((many.process - one.process) * 1e6 / Double(count))
             }
             Bench.note(
                 "# \(name): native process CPU µs/request \(nativeRuns.map { Bench.format($0, 0) }),"
                     + " wall \(wallRuns.map { Bench.format($0, 0) }); server's share \(serverRuns.map { Bench.format($0, 0) });"
-                    + " curl \(curlRuns.map { Bench.format($0, 0) })")
+                    + " curl \(curlRuns.map { Bench.format($0, 0) }), wall \(curlWallRuns.map { Bench.format($0, 0) })")
             guard !curlRuns.isEmpty else {
                 Bench.emit("http \(name) native \(Bench.format(percentile(nativeRuns, 0.5), 1)) us -")
                 return
@@ -139,6 +145,14 @@
             // median of the per-run ratios, as load that changes between runs cancels within one.
             let clientRuns = zip(nativeRuns, serverRuns).map { $0 - $1 }
             let ratios = zip(clientRuns, curlRuns).map { $0 / $1 }
+            if let urlSessionRate {
+                // The peer's own pace on the same server: curl's requests per second (start-up subtracted), as a
+                // ratio to URLSession's in the `sequential` case.
+                let curlRate = 1e6 / percentile(curlWallRuns, 0.5)
+                Bench.emit(
+                    "http sequential curl \(Bench.format(curlRate, 0)) req/s \(Bench.format(curlRate / urlSessionRate, 3))"
+                )
+            }
             Bench.emit("http \(name) curl \(Bench.format(percentile(curlRuns, 0.5), 1)) us 1.000")
             Bench.emit(
                 "http \(name) native \(Bench.format(percentile(clientRuns, 0.5), 1)) us"
@@ -146,12 +160,16 @@
         }
 
         /// Runs curl with `arguments` (output discarded): the CPU seconds it used and this process used meanwhile.
-        private static func curlCPU(_ curl: String, _ arguments: [String]) throws -> (child: Double, process: Double) {
+        private static func curlCPU(
+            _ curl: String, _ arguments: [String]
+        ) throws -> (child: Double, process: Double, wall: Double) {
             let childStart = childrenCPUTime()
             let processStart = processCPUTime()
+            let start = ContinuousClock.now
             let status = try run(curl, arguments)
             guard status == 0 else { throw Unavailable(description: "curl exited \(status)") }
-            return (childrenCPUTime() - childStart, processCPUTime() - processStart)
+            let wall = microseconds(ContinuousClock.now - start) / 1e6
+            return (childrenCPUTime() - childStart, processCPUTime() - processStart, wall)
         }
 
         /// Runs `executable` with `arguments`, output discarded, and waits; its exit status.
