@@ -12,7 +12,28 @@ struct GrowableBuffer<Element> {
     init(capacity: Int) {
         self.capacity = Swift.max(1, capacity)
         base = .allocate(capacity: self.capacity)
+        adviseHugePages()
     }
+
+    /// Asks the kernel to back a buffer of at least ``hugePageThreshold`` bytes with transparent huge pages (Linux,
+    /// where they are usually in `madvise` mode): the tape of a 50 MB document then takes a few dozen page faults
+    /// instead of six thousand, which saves about half of a large decode's system time (see Docs/Benchmarks.md).
+    /// Only the 2 MiB pages the buffer touches are ever faulted in, so the most it can waste is one page.
+    @inline(__always) private func adviseHugePages() {
+        #if canImport(Glibc)
+            let bytes = capacity * MemoryLayout<Element>.stride
+            guard bytes >= Self.hugePageThreshold else { return }
+            let hugePage = 2 << 20
+            let address = Int(bitPattern: UnsafeRawPointer(base))
+            let start = (address + hugePage - 1) & ~(hugePage - 1)
+            let end = (address + bytes) & ~(hugePage - 1)
+            guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(aligned, end - start, MADV_HUGEPAGE)  // a hint: a kernel without THP says no, and that is fine
+        #endif
+    }
+
+    /// The size from which a buffer gets the huge-page hint: 8 MiB, four huge pages.
+    static var hugePageThreshold: Int { 8 << 20 }
 
     @inline(__always) mutating func append(_ element: consuming Element) {
         if count == capacity { grow() }
@@ -62,5 +83,10 @@ struct GrowableBuffer<Element> {
         base.deallocate()
         base = grown
         capacity *= 2
+        adviseHugePages()
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#endif
