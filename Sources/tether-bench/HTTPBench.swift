@@ -34,7 +34,8 @@ internal import TetherServer
 /// - On Linux, ``NativeTransport`` against URLSession (`sequential`, `sequential-cpu`, `concurrent-64`) and, over
 ///   HTTPS, against curl (`https-sequential-cpu`, `https-handshake-cpu`; see ``compareHTTPS(quick:)``).
 ///   `TETHER_BENCH_HTTP_ONLY=https` runs the HTTPS part alone, `TETHER_BENCH_HTTP_ONLY=transports` the transports
-///   and the comparison with curl over http (`sequential-client-cpu`, see ``compareHTTPWithCurl(base:quick:urlSessionRate:)``).
+///   and the comparison with curl over http (`sequential-client-cpu`, `sequential curl`; see
+///   ``compareHTTPWithCurl(base:quick:urlSessionRate:)``).
 ///
 /// Standard error gets each round's figures, the same GET through the client's layers one at a time
 /// (`# breakdown`), and the client's own work per `send` over a transport that answers at once (`# pipeline`).
@@ -342,7 +343,6 @@ enum HTTPBench {
         /// The sequential runs alternate between the contenders, three each; each figure is the median of its
         /// three. Returns URLSession's sequential requests per second, for the curl line
         /// (``compareHTTPWithCurl(base:quick:urlSessionRate:)``).
-        @discardableResult
         static func compareTransports(base: URL, request: Request<Post>, quick: Bool) async throws -> Double {
             func client(_ transport: any HTTPTransport) -> HTTPClient {
                 HTTPClient(baseURL: base) {

@@ -127,8 +127,8 @@
                 nativeRuns.append((processCPUTime() - cpuStart) * 1e6 / Double(count))
                 wallRuns.append(microseconds(ContinuousClock.now - start) / Double(count))
                 guard let curl else { continue }
-                let one = try curlCPU(curl, curlArguments + [url])
-                let many = try curlCPU(curl, curlArguments + Array(repeating: url, count: count + 1))
+                let one = try timeCurl(curl, curlArguments + [url])
+                let many = try timeCurl(curl, curlArguments + Array(repeating: url, count: count + 1))
                 curlRuns.append((many.child - one.child) * 1e6 / Double(count))
                 curlWallRuns.append((many.wall - one.wall) * 1e6 / Double(count))
                 serverRuns.append((many.process - one.process) * 1e6 / Double(count))
@@ -159,8 +159,9 @@
                     + " \(Bench.format(percentile(ratios, 0.5), 3))")
         }
 
-        /// Runs curl with `arguments` (output discarded): the CPU seconds it used and this process used meanwhile.
-        private static func curlCPU(
+        /// Runs curl with `arguments` (output discarded): the CPU seconds it used, those this process used meanwhile,
+        /// and the wall-clock seconds it took.
+        private static func timeCurl(
             _ curl: String, _ arguments: [String]
         ) throws -> (child: Double, process: Double, wall: Double) {
             let childStart = childrenCPUTime()

@@ -32,7 +32,8 @@ enum StorePersistenceBench {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let rounds = options.quick ? 3 : 9
-        // For profiling one case: TETHER_BENCH_STORE_CASE=ingest|cold-start|enqueue|outbox runs only that one (or a comma-separated few).
+        // For profiling: TETHER_BENCH_STORE_CASE=ingest|cold-start|enqueue|outbox runs only that case; a
+        // comma-separated list runs those.
         let only = ProcessInfo.processInfo.environment["TETHER_BENCH_STORE_CASE"]
         func runs(_ name: String) -> Bool { only.map { $0.split(separator: ",").contains(Substring(name)) } ?? true }
 
