@@ -558,6 +558,24 @@ struct ParserTests {
         }
     }
 
+    @Test func keysOfASmallDocumentThatShareCacheSetsAreReadCorrectly() throws {
+        // A small document gets a small key cache (8 sets of two): 12 keys in changing orders must push one
+        // another out and move between a set's two slots without ever coming back as another key.
+        let names = ["a", "bb", "id", "id_str", "name", "user", "text", "lang", "type", "w", "h", "url"]
+        var elements: [String] = []
+        var expected: [[String]] = []
+        for e in 0..<4 {
+            let order = names.indices.map { names[($0 * (e + 1) * 5 + e) % names.count] }
+            let unique = order.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            expected.append(unique)
+            elements.append("{" + unique.map { #""\#($0)":1"# }.joined(separator: ",") + "}")
+        }
+        let json = try JSON(parsing: "[" + elements.joined(separator: ",") + "]")
+        for e in 0..<4 {
+            #expect(json[e].object?.keys == expected[e], "element \(e)")
+        }
+    }
+
     @Test func escapedAndPlainSpellingsOfAKeyAreTheSameKey() throws {
         let json = try JSON(parsing: #"{"é": 1, "\u00e9": 2}"#)
         #expect(json["é"] == 2)
