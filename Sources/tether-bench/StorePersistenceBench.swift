@@ -87,14 +87,18 @@ enum StorePersistenceBench {
             var raw: [Double] = []
             for round in 0..<(rounds * 3 + 1) {
                 let start = Bench.now()
-                let shown = await coldStart(coldURL, key: firstKey)
+                let (shown, settle) = await coldStart(coldURL, key: firstKey)
                 let middle = Bench.now()
+                // Untimed: the store reads the rest of the query in the background once the first screenful is
+                // shown; that read ends before the raw read starts, so the two never share the machine.
+                await settle()
+                let rawStart = Bench.now()
                 let read = rawRead(coldURL, key: firstKey)
                 let end = Bench.now()
                 if shown != 30 || read != 30 { Bench.note("# cold-start: \(shown) and \(read) items, expected 30") }
                 if round > 0 {
                     ours.append(middle - start)
-                    raw.append(end - middle)
+                    raw.append(end - rawStart)
                 }
             }
             results.coldStart = median(ours) / median(raw)
@@ -162,14 +166,40 @@ enum StorePersistenceBench {
     }
 
     /// Opens the database in a new store and waits for the query's saved items; how many of the first 30 showed.
-    static func coldStart(_ url: URL, key: String) async -> Int {
-        guard let database = try? StoreDatabase(url: url) else { return 0 }
+    ///
+    /// - Returns: the items shown, and what waits (untimed) until the store has read the rest of the query.
+    static func coldStart(_ url: URL, key: String) async -> (shown: Int, settle: () async -> Void) {
+        guard let database = try? StoreDatabase(url: url) else { return (0, {}) }
         let store = EntityStore(client: StoreBench.offlineClient, database: database, configuration: StoreBench.quiet)
         let query = store.query(Query<RakutenItem>(key: key) { _, _ in Page(items: [], next: nil) })
-        while query.ids.isEmpty && !query.isFromDisk {
-            await Task.yield()
+        // Woken by the query's change, as an app's screen is: the main thread idles meanwhile instead of spinning
+        // on one of the two cores that the read needs.
+        await until(query) { !$0.ids.isEmpty || $0.isFromDisk }
+        let shown = query.items.prefix(30).count
+        return (
+            shown,
+            {
+                await until(query) { $0.items.count >= $0.ids.count }
+                blackHole(store)
+            }
+        )
+    }
+
+    /// Returns once `condition` holds for `query` (checked now and at each of its changes).
+    private static func until(
+        _ query: QueryState<RakutenItem>, _ condition: @escaping (QueryState<RakutenItem>) -> Bool
+    ) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var token: ObservationToken?
+            var resumed = false
+            token = query.observe { query in
+                guard !resumed, condition(query) else { return }
+                resumed = true
+                continuation.resume()
+                token?.cancel()
+            }
+            if resumed { token?.cancel() }
         }
-        return query.items.prefix(30).count
     }
 
     /// The same through the C API: open, read the query's ids, read and decode its first 30 rows.
