@@ -86,10 +86,14 @@ extension EntityStore {
         guard let database else { return }
         let type = Self.typeName(Entity.self)
         let key = state.key
+        // The first screenful at once, then the rest. The read starts now, off the main actor, even while the main
+        // actor is busy (making the screen that shows it); only its result waits for the main actor.
+        let first = Self.firstRows
+        let reading = Task.detached(priority: .userInitiated) {
+            await Self.readQuery(Entity.self, type: type, key: key, limit: first, from: database)
+        }
         state.restoreTask = Task { [weak state] in
-            // The first screenful at once, then the rest.
-            let first = Self.firstRows
-            let restored = await Self.readQuery(Entity.self, type: type, key: key, limit: first, from: database)
+            let restored = await reading.value
             guard let state else { return }
             state.restoreTask = nil
             guard let restored, state.updatedAt == nil, state.ids.isEmpty else { return }
@@ -135,9 +139,20 @@ extension EntityStore {
         _: Entity.Type, type: String, key: String, limit: Int, from database: StoreDatabase
     ) async -> (ids: [Entity.ID], entities: [Entity.ID: RestoredEntity<Entity>], stored: StoredQuery)? {
         guard let stored = try? await database.loadQuery(type: type, key: key, limit: limit) else { return nil }
+        // The rows read, decoded in two halves at once (the second in a child task), as the first screen waits for
+        // them; a few rows are decoded here alone.
+        let shown = Array(stored.ids.prefix(limit))
+        var entities: [Entity.ID: RestoredEntity<Entity>]
+        if shown.count >= 8 {
+            let rows = stored.entities
+            let half = shown.count / 2
+            async let later = decode(rows, ids: Array(shown[half...])) as [Entity.ID: RestoredEntity<Entity>]
+            entities = decode(rows, ids: Array(shown[..<half]))
+            entities.merge(await later) { earlier, _ in earlier }
+        } else {
+            entities = decode(stored.entities, ids: shown)
+        }
         // The ids, in order; those whose rows are not read yet are known by their text.
-        let entities: [Entity.ID: RestoredEntity<Entity>] = decode(
-            stored.entities, ids: Array(stored.ids.prefix(limit)))
         // Of the rows read, those gone or deleted here leave the list; the others are known by their text for now.
         let ids = stored.ids.enumerated().compactMap { offset, text -> Entity.ID? in
             guard let id = Entity.ID(text) else { return nil }
