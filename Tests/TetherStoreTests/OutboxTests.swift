@@ -153,6 +153,44 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(await harness.log.settledCount(prefix: "PATCH /notes/2", atLeast: 1) == 1)
     }
 
+    @Test func aListRestoredFromDiskShowsTheWritesThatWaitAndOnlyThem() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        do {
+            let online = try harness.store()
+            await online.query(Query<Note>.list("/notes")).load()
+            await online.flush()
+        }
+        let dead = try await harness.deadBaseURL()
+        // A store that starts with nothing waiting reads the saved rows as the server sent them.
+        var saved: [Note] = []
+        do {
+            let offline = try harness.store(baseURL: dead)
+            let list = offline.query(Query<Note>.list("/notes"))
+            await list.load()
+            #expect(list.isFromDisk)
+            saved = list.items
+            let note = try #require(saved.first { $0.id == 2 })
+            var edited = note
+            edited.title = "waiting edit 待機中"
+            await #expect(throws: StoreError.self) { try await offline.update(edited) }
+            await #expect(throws: StoreError.self) { try await offline.delete(Note.self, id: 3) }
+            #expect(offline.outboxStatus.count == 2)
+            await offline.flush()
+        }
+        #expect(saved.contains { $0.id == 3 })
+        // The next start, still offline, shows the waiting edit over the saved row and hides the waiting delete;
+        // every other row is as saved.
+        let restarted = try harness.store(baseURL: dead)
+        let list = restarted.query(Query<Note>.list("/notes"))
+        await list.load()
+        #expect(list.isFromDisk)
+        #expect(list.items.first { $0.id == 2 }?.title == "waiting edit 待機中")
+        #expect(!list.items.contains { $0.id == 3 })
+        let others = list.items.filter { $0.id != 2 }
+        #expect(others == saved.filter { $0.id != 2 && $0.id != 3 })
+    }
+
     @Test func aCreateAndAnEditMadeOfflineGoOutInOrderToTheServersID() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }

@@ -20,11 +20,17 @@ import Foundation
 enum LeaseOwner {
     /// The name of this process, with a random tag that tells its databases' connections apart.
     static func current() -> String {
-        let pid = getpid()
         let tag = String(RandomKey.uuid().prefix(8))
-        if let start = startTime(of: pid) { return "\(pid)-\(start)-\(tag)" }
-        return "\(pid)-\(tag)"
+        if let start = thisProcess.start { return "\(thisProcess.pid)-\(start)-\(tag)" }
+        return "\(thisProcess.pid)-\(tag)"
     }
+
+    /// This process's id and start time, read from `/proc` once: every database it opens names it (reading the
+    /// file took about 50 µs of the 175 µs that opening a database took).
+    private static let thisProcess: (pid: Int32, start: UInt64?) = {
+        let pid = getpid()
+        return (pid, startTime(of: pid))
+    }()
 
     /// Whether the process that `owner` names has ended (so its leases are free). An owner that cannot be read
     /// counts as running.
