@@ -97,7 +97,8 @@ let package = Package(
         .testTarget(
             name: "TetherStoreTests",
             dependencies: [
-                "TetherSync", "TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite",
+                "TetherSync", "TetherTestSupport",
+                "TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite",
             ]),
         .testTarget(
             name: "TetherAPIsTests",

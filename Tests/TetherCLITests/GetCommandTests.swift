@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherJSON
 import TetherServer
+import TetherTestSupport
 
 @testable import TetherCLI
 

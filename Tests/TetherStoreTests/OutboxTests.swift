@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherServer
 import TetherSync
+import TetherTestSupport
 
 @testable import TetherStore
 
@@ -42,12 +43,10 @@ final class OutboxHarness {
             client: client(baseURL), database: try StoreDatabase(url: databaseURL), configuration: configuration)
     }
 
-    /// A base URL where nothing listens (a stopped server's).
+    /// A base URL where nothing listens: a loopback port held by a socket that never listens, so that no server
+    /// another test starts meanwhile can take it (a stopped server's port can be handed out again at once).
     func deadBaseURL() async throws -> URL {
-        let other = try await TetherServerApp.start(.init(writes: .inMemory, rakutenRateLimit: false))
-        let url = other.baseURL
-        await other.stop()
-        return url
+        try #require(URL(string: "http://127.0.0.1:\(try closedLoopbackPort())"))
     }
 
     func serverNotes() async throws -> [Note] {

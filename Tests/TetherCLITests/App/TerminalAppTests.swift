@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherAPIs
 import TetherTerminal
+import TetherTestSupport
 
 @testable import TetherCLI
 

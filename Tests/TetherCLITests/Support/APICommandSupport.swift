@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherServer
+import TetherTestSupport
 
 @testable import TetherCLI
 

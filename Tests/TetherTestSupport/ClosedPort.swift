@@ -6,7 +6,7 @@
 
 /// A loopback port that refuses connections for the rest of the test run: bound by a socket that never listens and
 /// is never closed. (A port freed by a stopped server can be handed to another test's server at once.)
-func closedLoopbackPort() throws -> Int {
+package func closedLoopbackPort() throws -> Int {
     struct Unavailable: Error { let call: String }
     #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
