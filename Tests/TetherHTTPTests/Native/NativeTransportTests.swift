@@ -5,6 +5,7 @@
     import TetherHTTP
     import TetherHTTP1
     import TetherServer
+    import TetherTestSupport
     import Testing
 
     /// ``NativeTransport`` over real sockets: TetherServer (with its fault injection) and a scripted server for
@@ -389,7 +390,7 @@
         }
 
         @Test func refusedConnectionAndHTTPS() async throws {
-            let port = try await closedLoopbackPort()
+            let port = try closedLoopbackPort()
             await #expect {
                 try await client(URL(string: "http://127.0.0.1:\(port)")!).send(Request<Data>(path: "/"))
             } throws: { error in

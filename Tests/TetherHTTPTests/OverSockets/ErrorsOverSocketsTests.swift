@@ -4,6 +4,7 @@ import TetherHTTP
 import TetherHTTP1
 import TetherJSON
 import TetherServer
+import TetherTestSupport
 
 /// Each ``HTTPError/Kind`` produced by a real server (or a real closed port), through the default transport.
 @Suite("Errors over sockets", .timeLimit(.minutes(1)))
@@ -17,7 +18,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func aClosedPortIsATransportError() async throws {
-        let port = try await closedLoopbackPort()
+        let port = try closedLoopbackPort()
         let client = client(URL(string: "http://127.0.0.1:\(port)")!)
         let error = try #require(await sendExpectingError(Request<Data>(path: "/posts/1"), on: client))
         #expect(error.isTransport, "\(error)")

@@ -4,6 +4,7 @@ import TetherHTTP
 import TetherHTTP1
 import TetherJSON
 import TetherServer
+import TetherTestSupport
 
 /// Secrets (the Rakuten `applicationId`, `Authorization`, cookies) reach the server but never the texts a client
 /// produces about requests: error descriptions and messages, ``ConsoleLogger`` lines, `curl` descriptions.
@@ -86,7 +87,7 @@ struct RedactionOverSocketsTests {
 
     /// A transport failure for a request whose URL carries the application id, and the logger's lines.
     func transportFailure() async throws -> (HTTPError, [String]) {
-        let port = try await closedLoopbackPort()
+        let port = try closedLoopbackPort()
         let lines = SocketLines()
         let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!) {
             $0.monitors = [lines.logger]

@@ -156,34 +156,6 @@ func withSocketREST<Value>(_ body: (URL, JSONDatabase) async throws -> Value) as
     }
 }
 
-/// A port on 127.0.0.1 that refuses connections: bound by a socket that never listens and stays open for the rest
-/// of the process, so no other test's server can be given the port (a released port can be, which once answered
-/// a "closed" port with another test's 503).
-func closedLoopbackPort() async throws -> Int {
-    struct Unavailable: Error { let call: String }
-    #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard descriptor >= 0 else { throw Unavailable(call: "socket") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-        }
-    }
-    guard bound else {
-        close(descriptor)
-        throw Unavailable(call: "bind")
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// Calls `condition` every few milliseconds until it holds or `timeout` passes; whether it held.
 func poll(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
