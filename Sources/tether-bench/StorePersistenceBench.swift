@@ -179,7 +179,11 @@ enum StorePersistenceBench {
         return (
             shown,
             {
-                await until(query) { $0.items.count >= $0.ids.count }
+                // Untimed, so a plain poll, bounded: a bench must not hang on a store that never finishes.
+                let deadline = ContinuousClock.now + .seconds(10)
+                while query.items.count < query.ids.count, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
                 blackHole(store)
             }
         )
