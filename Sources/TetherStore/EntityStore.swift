@@ -71,6 +71,9 @@ public final class EntityStore {
     /// Writes of this store between the start of their save and their count in ``outboxStatus``: a count read from
     /// the database meanwhile may hold them already, and is dropped.
     var outboxSavesInFlight = 0
+    /// Outbox entries saved by this store whose pending edits do not name them yet (their first send is under way):
+    /// a restore of the outbox meanwhile leaves them alone. Filled inside the saving transaction.
+    let unrecordedWrites = ReservedEntries()
     /// Counts edits and the ends of writes: edit numbers, and the marks that tell a read sent before a write ended.
     var editCounter: UInt64 = 0
     private var collector: Task<Void, Never>?

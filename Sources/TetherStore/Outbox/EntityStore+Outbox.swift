@@ -115,38 +115,17 @@ extension EntityStore {
         tablesByName[type]?.apply(event)
     }
 
-    /// Counts a write just saved in the outbox.
-    func noteEnqueued(_ entry: OutboxEntry) {
-        outboxStatusVersion &+= 1
-        outboxStatus.count += 1
-        if outboxStatus.oldest == nil { outboxStatus.oldest = entry.createdAt }
-    }
-
     // MARK: - Mutations through the outbox
 
-    /// Sends entry `id` after the entity's earlier writes, with the store's retries. An entry already `sending` (it
-    /// was taken when saved: no earlier write of the entity waited) is only awaited, and its outcome applied here,
-    /// after the outcomes of the entity's earlier writes.
-    func sendInOrder<Entity>(
-        _ id: Int64, of record: EntityState<Entity>, outbox: Outbox,
-        sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>? = nil
-    ) async -> OutboxOutcome {
+    /// Sends entry `id` after the entity's earlier writes, with the store's retries, in a task of its own (the
+    /// caller's cancellation does not reach the send).
+    func sendInOrder<Entity>(_ id: Int64, of record: EntityState<Entity>, outbox: Outbox) async -> OutboxOutcome {
         let previous = record.saveChain
         let done = SaveGate()
         record.saveChain = done
         defer {
             done.open()
             if record.saveChain === done { record.saveChain = nil }
-        }
-        if let sending {
-            // Awaited here, without a task of its own (one hop to the main actor less per write): the send runs in
-            // its own task, which the caller's cancellation does not reach.
-            if record.writeStatus == .queued { record.writeStatus = .sending }
-            let (outcome, event) = await sending.value
-            // An earlier write's outcome (already recorded: this one was first in the outbox) is applied first.
-            await previous?.wait()
-            if let event { await handle(event) }
-            return outcome
         }
         // An earlier write of the entity waited: this one goes after it, in a task of its own so that the caller's
         // cancellation does not reach the send.
@@ -162,8 +141,8 @@ extension EntityStore {
 
     /// Saves `draft` in the outbox and sends it after the entity's earlier writes, applying its outcome. Writes of
     /// one entity are saved in the order they were made (each after the previous one's commit), so the outbox
-    /// sends them in that order. `saved` runs on the main actor once the write is in the outbox, before its outcome
-    /// is applied.
+    /// sends them in that order. `saved` runs on the main actor with the entry saved, before its outcome is
+    /// applied (when the write was sent at once, after that send: the caller wakes once per write).
     ///
     /// - Throws: ``StoreError`` when the write could not be saved (then nothing was sent).
     /// - Returns: the entry saved and the outcome of its send.
@@ -171,26 +150,55 @@ extension EntityStore {
         _ draft: OutboxDraft, of record: EntityState<Entity>, outbox: Outbox,
         saved: (OutboxEntry) -> Void
     ) async throws(StoreError) -> (entry: OutboxEntry, outcome: OutboxOutcome) {
-        // In flight until counted in `outboxStatus`: a count read from the database meanwhile may hold it already.
+        // Counted at once (the write is about to be saved) and in flight until its entry is known: a count read
+        // from the database meanwhile may hold it already.
         outboxStatusVersion &+= 1
         outboxSavesInFlight += 1
+        outboxStatus.count += 1
+        if outboxStatus.oldest == nil { outboxStatus.oldest = Date() }
         let previousGate = record.saveGate
         let gate = SaveGate()
         record.saveGate = gate
+        // The chain of outcomes: this write's is applied after the entity's earlier writes'.
+        let previous = record.saveChain
+        let done = SaveGate()
+        record.saveChain = done
+        defer {
+            done.open()
+            if record.saveChain === done { record.saveChain = nil }
+        }
         await previousGate?.wait()
+        if previous == nil, record.writeStatus == .queued { record.writeStatus = .sending }
         let entry: OutboxEntry
-        let sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
+        let sent: (outcome: OutboxOutcome, event: OutboxEvent?)?
         do {
-            (entry, sending) = try await outbox.enqueueAndSend(draft, retries: configuration.outboxRetries)
+            (entry, sent) = try await outbox.saveAndSend(
+                draft, retries: configuration.outboxRetries, saved: gate, unrecorded: unrecordedWrites)
         } catch {
-            gate.open()
+            outboxStatusVersion &+= 1
             outboxSavesInFlight -= 1
+            outboxStatus.count = max(0, outboxStatus.count - 1)
+            if outboxStatus.count == 0 { outboxStatus.oldest = nil }
             throw error
         }
-        gate.open()
         saved(entry)
+        _ = unrecordedWrites.ids.withLock { $0.remove(entry.id) }
         outboxSavesInFlight -= 1
-        return (entry, await sendInOrder(entry.id, of: record, outbox: outbox, sending: sending))
+        if let sent {
+            // An earlier write's outcome (already recorded: this one was first in the outbox) is applied first.
+            await previous?.wait()
+            if let event = sent.event { await handle(event) }
+            return (entry, sent.outcome)
+        }
+        // An earlier write of the entity waited: this one goes after it, in a task of its own so that the caller's
+        // cancellation does not reach the send.
+        let retries = configuration.outboxRetries
+        let task = Task { @MainActor in
+            await previous?.wait()
+            if record.writeStatus == .queued { record.writeStatus = .sending }
+            return await outbox.sendOne(entry.id, retries: retries, announces: false)
+        }
+        return (entry, await task.value)
     }
 
     func updateThroughOutbox<Entity: RemoteEntity>(
@@ -227,7 +235,6 @@ extension EntityStore {
                 if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
                     record.pendingEdits[index].outboxID = entry.id
                 }
-                noteEnqueued(entry)
             }.outcome
         } catch {
             // Not saved anywhere: show what is left, and say so.
@@ -287,7 +294,6 @@ extension EntityStore {
                 if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
                     record.pendingEdits[index].outboxID = entry.id
                 }
-                noteEnqueued(entry)
             }.outcome
         } catch {
             record.pendingEdits.removeAll { $0.number == number }
@@ -340,7 +346,7 @@ extension EntityStore {
                     idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
                     headers: options.headers, timeout: options.timeout),
                 of: record, outbox: outbox
-            ) { entry in noteEnqueued(entry) }
+            ) { _ in }
         } catch {
             restore(id, at: positions)
             record.status = .failed

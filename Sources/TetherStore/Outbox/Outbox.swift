@@ -68,7 +68,7 @@ public actor Outbox {
     /// Attempts running now, so that two senders in this process (a mutation and the background loop) share one
     /// attempt instead of sending the same entry twice at once.
     private var inFlight: [Int64: Task<Attempt, Never>] = [:]
-    /// Entries taken when they were saved (``enqueueAndSend(_:retries:)``) and not yet sent once: the other senders
+    /// Entries taken when they were saved (``saveAndSend(_:retries:saved:unrecorded:)``) and not yet sent once: the other senders
     /// of this process leave them alone.
     private nonisolated let reserved = ReservedEntries()
 
@@ -108,25 +108,52 @@ public actor Outbox {
                 method: method, value: value))
     }
 
-    /// Saves a write and, when no earlier write of its entity waits, takes it for its first attempt in the same
-    /// transaction and starts sending it as soon as that commits (from the thread that committed it, without a hop
-    /// back to the caller first).
+    /// Saves a write and, when no earlier write of its entity waits, sends it, all in one task off the caller's
+    /// thread: the transaction runs on that task's thread, `saved` is opened right after the commit (from that
+    /// thread), and the send follows there with no hop between. The caller is resumed once, at the end.
     ///
-    /// - Returns: the entry, and the send when it started: its outcome, and the event that outcome makes, which the
-    ///   caller applies (``EntityStore`` does, on the main actor; transient failures are told as they happen).
-    nonisolated func enqueueAndSend(_ draft: OutboxDraft, retries: Retries) async throws(StoreError) -> (
-        entry: OutboxEntry, sending: Task<(outcome: OutboxOutcome, event: OutboxEvent?), Never>?
-    ) {
+    /// - Returns: the entry, and the outcome of its first send (with the event that outcome makes) when it was
+    ///   taken; `nil` when it waits behind an earlier write of its entity.
+    ///
+    /// The send runs in the caller's task: a caller cancelled meanwhile makes it a transient failure, and the entry
+    /// stays queued for the next pass (same `Idempotency-Key`).
+    ///
+    /// - Parameters:
+    ///   - unrecorded: receives the entry's id inside its transaction, so that a reader of the outbox meanwhile can
+    ///     tell a write whose caller has yet to record it (the caller removes it once recorded).
+    @concurrent nonisolated func saveAndSend(
+        _ draft: OutboxDraft, retries: Retries, saved: SaveGate, unrecorded: ReservedEntries
+    ) async throws(StoreError) -> (entry: OutboxEntry, sent: (outcome: OutboxOutcome, event: OutboxEvent?)?) {
         let reserved = reserved
-        return try await database.enqueueClaiming(
-            draft, reserve: { id in reserved.ids.withLock { _ = $0.insert(id) } },
-            then: { entry, claimed in
-                guard let claimed else { return (entry, nil) }
-                return (entry, Task.detached { await self.sendClaimed(claimed, retries: retries) })
-            })
+        let database = database
+        let result: Result<(OutboxEntry, (OutboxOutcome, OutboxEvent?)?), StoreError>
+        let committed: (OutboxEntry, ClaimedEntry?)
+        do throws(StoreError) {
+            committed = try await database.enqueueClaiming(
+                draft,
+                reserve: { id, claimed in
+                    unrecorded.ids.withLock { _ = $0.insert(id) }
+                    if claimed { reserved.ids.withLock { _ = $0.insert(id) } }
+                },
+                then: { entry, claimed in (entry, claimed) })
+            saved.open()
+            if let claimed = committed.1 {
+                let sent = await self.sendClaimed(claimed, retries: retries)
+                result = .success((committed.0, sent))
+            } else {
+                result = .success((committed.0, nil))
+            }
+        } catch {
+            saved.open()
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let value): return (value.0, value.1.map { (outcome: $0.0, event: $0.1) })
+        case .failure(let error): throw error
+        }
     }
 
-    /// Sends an entry taken by ``enqueueAndSend(_:retries:)``, retrying transient failures within `retries`.
+    /// Sends an entry taken by ``saveAndSend(_:retries:saved:unrecorded:)``, retrying transient failures within `retries`.
     private nonisolated func sendClaimed(_ claimed: ClaimedEntry, retries: Retries) async -> (
         outcome: OutboxOutcome, event: OutboxEvent?
     ) {
@@ -383,8 +410,10 @@ public actor Outbox {
     }
 }
 
-/// The numbers of entries taken at their saving whose sender has not started yet.
+/// A set of entry numbers shared across threads: entries taken at their saving whose first send has not ended,
+/// or entries saved whose caller has yet to record them.
 final class ReservedEntries: Sendable {
+    /// The ids, behind a lock: read and written from any thread.
     let ids = Locked<Set<Int64>>([])
 }
 

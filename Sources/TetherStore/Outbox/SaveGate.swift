@@ -19,8 +19,13 @@ final class SaveGate: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once the gate is open.
-    func wait() async {
+    /// Whether the gate is open.
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    /// Returns once the gate is open. Runs on the caller's executor: an open gate costs no hop (a caller on the main
+    /// actor stays there).
+    nonisolated(nonsending) func wait() async {
+        if isOpen { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isOpen = state.withLock { state -> Bool in
                 if state.isOpen { return true }

@@ -172,7 +172,11 @@ extension EntityStore {
             for entry in entries {
                 guard let id = Entity.ID(entry.entityID) else { continue }
                 let record = table.record(for: id)
-                if record.pendingEdits.contains(where: { $0.outboxID == entry.id }) { continue }
+                if record.pendingEdits.contains(where: { $0.outboxID == entry.id })
+                    || unrecordedWrites.ids.withLock({ $0.contains(entry.id) })
+                {
+                    continue
+                }
                 if entry.kind == .delete {
                     for query in table.queries.values where query.idSet.contains(id) {
                         var set = query.idSet

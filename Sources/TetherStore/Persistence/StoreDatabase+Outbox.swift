@@ -79,19 +79,20 @@ extension StoreDatabase {
 
     /// Saves a write as ``enqueue(_:at:)`` does and, when no other write of its entity waits, takes it for its first
     /// attempt in the same transaction (as ``claim(_:lease:now:)`` would): one commit instead of two before the
-    /// request goes out. `reserve` is called with the entry's number before the commit, so the caller can keep
-    /// other senders of this process off it until it sends; `after` runs once committed, on the same thread, with
-    /// the entry and what to send when it was taken (`nil`: it waits behind the entity's earlier writes).
+    /// request goes out. `reserve` is called with the entry's number (and whether it was taken) before the commit,
+    /// so the caller can keep other senders of this process off it until it sends; `after` runs once committed, on
+    /// the same thread, with the entry and what to send when it was taken (`nil`: it waits behind the entity's
+    /// earlier writes).
     func enqueueClaiming<U: Sendable>(
         _ draft: OutboxDraft, lease: Duration = .seconds(60), at date: Date = Date(),
-        reserve: @escaping @Sendable (Int64) -> Void,
+        reserve: @escaping @Sendable (_ id: Int64, _ claimed: Bool) -> Void,
         then after: @escaping @Sendable (OutboxEntry, ClaimedEntry?) -> U
     ) async throws(StoreError) -> U {
         let owner = owner
         return try await write(
             { database in
                 let result = try Self.enqueue(draft, at: date, lease: (owner, lease), in: database)
-                if result.claimed != nil { reserve(result.entry.id) }
+                reserve(result.entry.id, result.claimed != nil)
                 return result
             },
             then: { after($0.entry, $0.claimed) })
