@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherJSON
 import TetherServer
 import TetherSync
 import TetherTestSupport
@@ -422,6 +423,32 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         let notes = try await harness.serverNotes()
         #expect(notes.count == before + 20)
         #expect(Set(notes.map(\.title)).count == notes.count)
+    }
+
+    /// A confirmed edit is recorded a moment after the store learns its outcome (one commit less on the way): its
+    /// own connection sees it at once, another process within moments, with no further use of the store.
+    @Test func aConfirmedEditIsRecordedForThisStoreAtOnceAndForOtherProcessesSoonAfter() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let detail = store.entity(Note.self, id: 7)
+        await detail.load()
+        var note = try #require(detail.value)
+        note.title = "recorded"
+        _ = try await store.update(note)
+        let other = try StoreDatabase(url: harness.databaseURL)
+        var recordedElsewhere = false
+        let deadline = Date().addingTimeInterval(5)
+        while !recordedElsewhere && Date() < deadline {
+            let value = try await other.localValue(Note.self, id: "7")
+            recordedElsewhere =
+                try await other.outboxEntries().isEmpty
+                && value.map { try TetherJSONDecoder().decode(Note.self, from: $0).title } == "recorded"
+            if !recordedElsewhere { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(recordedElsewhere, "another connection still sees the edit waiting, or the old version")
+        #expect(try await store.outbox?.entries().isEmpty == true)
+        #expect(try await harness.serverNotes().first { $0.id == 7 }?.title == "recorded")
     }
 
     @Test func aConflictKeepsBothVersionsAndKeepingMineSendsItOverTheServersVersion() async throws {

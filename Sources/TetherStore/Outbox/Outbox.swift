@@ -158,7 +158,8 @@ public actor Outbox {
         outcome: OutboxOutcome, event: OutboxEvent?
     ) {
         let id = claimed.entry.id
-        let first = await attempt(claimed, emits: false)
+        // Recorded a moment later: the caller (the store, waiting for this outcome) learns it one commit sooner.
+        let first = await attempt(claimed, emits: false, confirmsSoon: true)
         _ = reserved.ids.withLock { $0.remove(id) }
         switch first {
         case .confirmed(let confirmation, let body):
@@ -332,7 +333,9 @@ public actor Outbox {
     }
 
     /// Sends a claimed entry once with its key and records the outcome; `emits`: tells the event handler.
-    private nonisolated func attempt(_ claimed: ClaimedEntry, emits: Bool) async -> Attempt {
+    /// One attempt at a taken entry. With `confirmsSoon`, an update or delete the server confirmed is recorded a
+    /// moment later (``StoreDatabase/confirmSoon(_:body:etag:at:)``): the caller learns the outcome one commit sooner.
+    private nonisolated func attempt(_ claimed: ClaimedEntry, emits: Bool, confirmsSoon: Bool = false) async -> Attempt {
         let entry = claimed.entry
         var request = Request<Data>(path: entry.path, method: HTTPMethod(rawValue: entry.method))
         request.headers.set("Idempotency-Key", entry.idempotencyKey)
@@ -344,6 +347,11 @@ public actor Outbox {
         let result: Result<Response<Data>, HTTPError> = await Self.perform(request, client: client)
         switch result {
         case .success(let response):
+            if confirmsSoon, entry.kind != .create {
+                let confirmation = database.confirmSoon(entry, body: response.data, etag: response.headers["ETag"])
+                if emits { await onEvent?(.confirmed(confirmation)) }
+                return .confirmed(confirmation, body: response.data)
+            }
             return await confirm(entry, body: response.data, etag: response.headers["ETag"], emits: emits)
         case .failure(let error):
             let status = error.status?.code

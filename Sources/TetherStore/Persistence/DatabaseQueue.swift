@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TetherSync
 
 /// The one connection to a store's database, used by one closure at a time: the store's single writer.
 ///
@@ -8,6 +9,10 @@ import Foundation
 /// never runs on the main actor or blocks a thread of the concurrency pool while SQLite waits for another process's
 /// lock.
 ///
+/// Writes that may land a moment later (``writeSoon(_:)``) are committed in the transaction of the connection's
+/// next write, before its next read, or on the queue's dispatch queue within ``soonDelay``, whichever comes first:
+/// every reader and writer of this connection sees them.
+///
 /// - Thread safety: `Sendable`; the connection is behind a lock.
 final class DatabaseQueue: @unchecked Sendable {
     /// The database file.
@@ -15,6 +20,12 @@ final class DatabaseQueue: @unchecked Sendable {
     private let database: Database
     private let lock = NSLock()
     private let queue = DispatchQueue(label: "tether.store.database", qos: .utility)
+    /// Writes handed to ``writeSoon(_:)`` and not yet committed, oldest first, and whether a commit of them is
+    /// scheduled on `queue`.
+    private let soon = Locked<(writes: [@Sendable (Database) throws -> Void], isScheduled: Bool)>(([], false))
+    /// How long a write handed to ``writeSoon(_:)`` may wait for the connection's next use before `queue` commits
+    /// it alone.
+    static let soonDelay: DispatchTimeInterval = .milliseconds(20)
 
     /// Opens the database at `path` and brings its schema up to date with `migrator`.
     init(path: String, migrator: DatabaseMigrator) throws {
@@ -23,9 +34,16 @@ final class DatabaseQueue: @unchecked Sendable {
         try migrator.migrate(database)
     }
 
+    deinit {
+        lock.lock()
+        commitSoonWrites()
+        lock.unlock()
+    }
+
     /// Runs `body` with the connection, outside any transaction, on the calling thread.
     func read<T>(_ body: (Database) throws -> T) rethrows -> T {
         lock.lock()
+        commitSoonWrites()
         defer {
             database.resetStatements()
             lock.unlock()
@@ -38,7 +56,61 @@ final class DatabaseQueue: @unchecked Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try database.transaction { try body(database) }
+        let writes = takeSoonWrites()
+        if writes.isEmpty { return try database.transaction { try body(database) } }
+        // In the same transaction when it commits (one commit for both); apart when `body` fails.
+        do {
+            return try database.transaction {
+                for write in writes { try write(database) }
+                return try body(database)
+            }
+        } catch {
+            commit(writes)
+            return try database.transaction { try body(database) }
+        }
+    }
+
+    /// Hands in a write that may be committed a moment later: in the transaction of the connection's next write (in
+    /// this process), before its next read, or on the queue's dispatch queue after ``soonDelay``. Returns at once,
+    /// without disk work.
+    ///
+    /// For writes whose loss in a crash is harmless (the caller can redo them): a write that fails is dropped.
+    func writeSoon(_ body: @escaping @Sendable (Database) throws -> Void) {
+        let schedules = soon.withLock { soon in
+            soon.writes.append(body)
+            defer { soon.isScheduled = true }
+            return !soon.isScheduled
+        }
+        guard schedules else { return }
+        queue.asyncAfter(deadline: .now() + Self.soonDelay) {
+            self.lock.lock()
+            self.soon.withLock { $0.isScheduled = false }
+            self.commitSoonWrites()
+            self.lock.unlock()
+        }
+    }
+
+    /// The writes handed to ``writeSoon(_:)`` and not committed yet; they are the caller's to commit.
+    private func takeSoonWrites() -> [@Sendable (Database) throws -> Void] {
+        soon.withLock { soon in
+            defer { soon.writes.removeAll() }
+            return soon.writes
+        }
+    }
+
+    /// Commits the writes handed to ``writeSoon(_:)``. Called with `lock` held.
+    private func commitSoonWrites() {
+        commit(takeSoonWrites())
+    }
+
+    /// Commits `writes` together, or each alone when together they fail. Called with `lock` held.
+    private func commit(_ writes: [@Sendable (Database) throws -> Void]) {
+        guard !writes.isEmpty else { return }
+        do {
+            try database.transaction { for write in writes { try write(database) } }
+        } catch {
+            for write in writes { _ = try? database.transaction { try write(database) } }
+        }
     }
 
     /// ``write(_:)`` on the queue's dispatch queue.

@@ -343,6 +343,31 @@ extension StoreDatabase {
         try await write { database in try Self.confirm(entry, body: body, etag: etag, at: date, in: database) }
     }
 
+    /// Records a confirmed update or delete as ``confirm(_:body:etag:at:)`` does, but a moment later: before this
+    /// database's next read or write in this process, or on its queue at once (see ``DatabaseQueue/writeSoon(_:)``).
+    /// Returns at once, without disk work, so the caller learns the outcome one commit sooner.
+    ///
+    /// A crash before the record lands leaves the entry waiting, and its lease stops other processes from sending
+    /// it meanwhile: the next attempt sends it again with the same `Idempotency-Key` and the server answers with
+    /// its record, as for a write whose answer was lost. A create is never recorded this way: its server id must be
+    /// in place before its entity's next write.
+    ///
+    /// - Precondition: `entry` is not a create.
+    func confirmSoon(_ entry: OutboxEntry, body: Data, etag: String?, at date: Date = Date()) -> Confirmation {
+        precondition(entry.kind != .create, "a create is confirmed at once")
+        let serverValue = entry.kind == .delete ? nil : Self.serverVersion(body)
+        queue.writeSoon { database in
+            try Self.record(entry, id: entry.entityID, serverValue: serverValue, etag: etag, at: date, in: database)
+        }
+        return Confirmation(entry: entry, newID: nil, serverValue: serverValue, etag: etag, hasMore: false)
+    }
+
+    /// The server's version in an answer's body, written canonically; `nil` unless it is a JSON object.
+    private static func serverVersion(_ body: Data) -> Data? {
+        guard !body.isEmpty, let parsed = try? JSON(parsing: body), case .object = parsed else { return nil }
+        return try? Data(JSONWriter().bytes(parsed))
+    }
+
     private static func confirm(
         _ entry: OutboxEntry, body: Data, etag: String?, at date: Date, in database: Database
     ) throws -> Confirmation {
@@ -362,6 +387,19 @@ extension StoreDatabase {
         let remaining = try database.scalarInt(
             "SELECT COUNT(*) FROM outbox WHERE type = ? AND entity_id = ?", [type, .text(id)])
         let serverValue = try serverJSON.map { Data(try JSONWriter().bytes($0)) }
+        try record(entry, id: id, serverValue: serverValue, etag: etag, at: date, in: database, removingEntry: false)
+        return Confirmation(
+            entry: entry, newID: newID, serverValue: serverValue, etag: etag, hasMore: remaining > 0)
+    }
+
+    /// Removes a confirmed entry (unless `removingEntry` is false: the caller did) and gives entity `id` the
+    /// server's version: its row takes `serverValue`, or leaves with a delete.
+    private static func record(
+        _ entry: OutboxEntry, id: String, serverValue: Data?, etag: String?, at date: Date, in database: Database,
+        removingEntry: Bool = true
+    ) throws {
+        if removingEntry { try database.run("DELETE FROM outbox WHERE seq = ?", [.integer(entry.id)]) }
+        let type = DatabaseValue.text(entry.entityType)
         if entry.kind == .delete {
             try database.run("DELETE FROM entity WHERE type = ? AND id = ?", [type, .text(id)])
             try removeFromQueries(type: entry.entityType, id: id, in: database)
@@ -373,8 +411,6 @@ extension StoreDatabase {
                 fetched_at = excluded.fetched_at
                 """, [type, .text(id), .data(serverValue), .optionalText(etag), .real(date.timeIntervalSince1970)])
         }
-        return Confirmation(
-            entry: entry, newID: newID, serverValue: serverValue, etag: etag, hasMore: remaining > 0)
     }
 
     static func idText(_ json: JSON) -> String? {
