@@ -332,11 +332,12 @@ public actor Outbox {
         return await attempt(claimed, emits: true)
     }
 
-    /// Sends a claimed entry once with its key and records the outcome; `emits`: tells the event handler.
-    /// One attempt at a taken entry. With `confirmsSoon`, an update or delete the server confirmed is recorded a
-    /// moment later (``StoreDatabase/confirmSoon(_:body:etag:at:)``): the caller learns the outcome one commit sooner.
-    private nonisolated func attempt(_ claimed: ClaimedEntry, emits: Bool, confirmsSoon: Bool = false) async -> Attempt
-    {
+    /// Sends a claimed entry once with its key and records the outcome; `emits`: tells the event handler. With
+    /// `confirmsSoon`, an update or delete the server confirmed is recorded a moment later
+    /// (``StoreDatabase/confirmSoon(_:body:etag:at:)``): the caller learns the outcome one commit sooner.
+    private nonisolated func attempt(
+        _ claimed: ClaimedEntry, emits: Bool, confirmsSoon: Bool = false
+    ) async -> Attempt {
         let entry = claimed.entry
         var request = Request<Data>(path: entry.path, method: HTTPMethod(rawValue: entry.method))
         request.headers.set("Idempotency-Key", entry.idempotencyKey)
