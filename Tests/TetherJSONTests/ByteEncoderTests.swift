@@ -113,6 +113,39 @@ struct ByteEncoderTests {
         }
     }
 
+    /// A string with escapes is written in blocks of 4,096 bytes of input, into room for the worst case of each:
+    /// escapes dense and sparse, around and across the blocks' edges, in strings of up to three blocks.
+    @Test func longStringsWithManyEscapesMatchTheWriter() throws {
+        var rng = SeededRandom(seed: 0x5EED)
+        let specials: [String] = ["/", "\"", "\\", "\n", "\u{1}", "é", "緑", "https://example.com/a/b"]
+        for options: JSONWriter.Options in [[], [.withoutEscapingSlashes]] {
+            var encoder = TetherJSONEncoder()
+            encoder.outputFormatting = options
+            for length in [4095, 4096, 4097, 8191, 8193, 12_300] {
+                for density in [1, 7, 300] {
+                    var text = ""
+                    while text.utf8.count < length {
+                        if rng.next() % UInt64(density) == 0 {
+                            text += specials[Int(rng.next() % UInt64(specials.count))]
+                        } else {
+                            text += "abcdefgh"
+                        }
+                    }
+                    let json: JSON = .array([.string(text), .object(JSON.Object(keys: [text], values: [.null]))])
+                    let expected = try JSONWriter(options: options).bytes(json)
+                    let written = try encoder.encodeToBytes(ViaContainers(json: json))
+                    #expect(written == expected, "length \(length), density \(density)")
+                    #expect(try JSON(parsing: Data(written)) == json)
+                }
+            }
+            // Nothing but escapes: six bytes out for each byte in, the worst case.
+            let controls = String(repeating: "\u{1}", count: 9000)
+            #expect(
+                try encoder.encodeToBytes(ViaContainers(json: .string(controls)))
+                    == JSONWriter(options: options).bytes(.string(controls)))
+        }
+    }
+
     @Test func nestedContainersFilledInOrderAndOutOfOrder() throws {
         struct InOrder: Encodable {
             func encode(to encoder: any Encoder) throws {

@@ -55,11 +55,9 @@ public struct TetherJSONEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` for a value that cannot be encoded (a non-finite number under
     ///   the `.throw` strategy), or any error a value's `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        if let buffer = try encodeInPlace(value) {
+        if var buffer = try encodeInPlace(value) {
             // The buffer's memory becomes the `Data`'s, without a copy.
-            return Data(
-                bytesNoCopy: buffer.base, count: buffer.count, deallocator: .custom { memory, _ in memory.deallocate() }
-            )
+            return Data(bytesNoCopy: buffer.takeMemory(), count: buffer.count, deallocator: .free)
         }
         return Data(try encodeThroughTree(value))
     }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#else
+    import Darwin
+#endif
+
 /// Where JSON text is written: a `[UInt8]` (``JSONWriter``) or a ``ByteBuffer`` (the encoder).
 ///
 /// The string escaping and number formatting are generic over it, so each writer gets code specialized for its
@@ -31,7 +39,10 @@ extension Array: JSONOutput where Element == UInt8 {
 }
 
 /// A growable byte buffer on the heap, managed by hand: appends are a capacity check and a store, with none of
-/// an array's uniqueness checks. Its owner must call ``deallocate()`` or hand the memory on (``takeData()``).
+/// an array's uniqueness checks. Its owner must call ``deallocate()`` or take the memory (``takeMemory()``).
+///
+/// The memory is the C heap's (`malloc`), so that growing is a `realloc`: a large buffer grows by remapping its
+/// pages instead of copying them, and never holds the old and the new block at once.
 struct ByteBuffer: JSONOutput {
     private(set) var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
@@ -39,11 +50,21 @@ struct ByteBuffer: JSONOutput {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        guard let memory = malloc(self.capacity) else { fatalError("out of memory for \(self.capacity) bytes") }
+        base = memory.assumingMemoryBound(to: UInt8.self)
     }
 
     func deallocate() {
-        base.deallocate()
+        free(base)
+    }
+
+    /// The bytes written, in memory of exactly their size that the caller now owns and frees with `free`.
+    mutating func takeMemory() -> UnsafeMutableRawPointer {
+        if capacity > count + 64, let shrunk = realloc(base, max(count, 1)) {
+            base = shrunk.assumingMemoryBound(to: UInt8.self)
+            capacity = max(count, 1)
+        }
+        return UnsafeMutableRawPointer(base)
     }
 
     /// Makes room for `extra` more bytes.
@@ -55,10 +76,8 @@ struct ByteBuffer: JSONOutput {
     @inline(never)
     private mutating func grow(_ needed: Int) {
         let newCapacity = max(needed, capacity * 2)
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newBase.update(from: base, count: count)
-        base.deallocate()
-        base = newBase
+        guard let memory = realloc(base, newCapacity) else { fatalError("out of memory for \(newCapacity) bytes") }
+        base = memory.assumingMemoryBound(to: UInt8.self)
         capacity = newCapacity
     }
 
