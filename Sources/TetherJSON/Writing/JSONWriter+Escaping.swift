@@ -57,7 +57,8 @@ extension JSONWriter {
             return count + 2
         }
         if plain < count {
-            appendEscapedTail(UnsafeBufferPointer(rebasing: utf8[plain...]), escapingSlashes: escapingSlashes, to: &bytes)
+            appendEscapedTail(
+                UnsafeBufferPointer(rebasing: utf8[plain...]), escapingSlashes: escapingSlashes, to: &bytes)
         }
     }
 
