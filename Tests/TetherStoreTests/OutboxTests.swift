@@ -451,6 +451,26 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(try await harness.serverNotes().first { $0.id == 7 }?.title == "recorded")
     }
 
+    /// `flush()` (the app calls it as it quits) records a confirmed edit at once, for the next process to see.
+    @Test func flushRecordsAConfirmedEditAtOnce() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let other = try StoreDatabase(url: harness.databaseURL)
+        let detail = store.entity(Note.self, id: 9)
+        await detail.load()
+        for title in ["first", "second", "third"] {
+            var note = try #require(detail.value)
+            note.title = title
+            _ = try await store.update(note)
+            await store.flush()
+            // Read at once through another connection: no wait for the 20 ms commit.
+            #expect(try await other.outboxEntries().isEmpty, "after \(title)")
+            let value = try #require(try await other.localValue(Note.self, id: "9"))
+            #expect(try TetherJSONDecoder().decode(Note.self, from: value).title == title)
+        }
+    }
+
     @Test func aConflictKeepsBothVersionsAndKeepingMineSendsItOverTheServersVersion() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }

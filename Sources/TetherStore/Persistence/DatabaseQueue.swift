@@ -90,6 +90,23 @@ final class DatabaseQueue: @unchecked Sendable {
         }
     }
 
+    /// Commits the writes handed to ``writeSoon(_:)`` now, on the calling thread.
+    func commitSoonWritesNow() {
+        lock.lock()
+        commitSoonWrites()
+        lock.unlock()
+    }
+
+    /// ``commitSoonWritesNow()`` on the queue's dispatch queue.
+    func asyncCommitSoonWrites() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.commitSoonWritesNow()
+                continuation.resume()
+            }
+        }
+    }
+
     /// The writes handed to ``writeSoon(_:)`` and not committed yet; they are the caller's to commit.
     private func takeSoonWrites() -> [@Sendable (Database) throws -> Void] {
         soon.withLock { soon in

@@ -55,12 +55,15 @@ extension EntityStore {
         }
     }
 
-    /// Waits until everything handed to the database so far is written (for tests, benchmarks and quitting).
+    /// Waits until everything handed to the database so far is written (for tests, benchmarks and quitting): the
+    /// pages saved in the background, and the confirmations of sent writes that would otherwise be recorded a
+    /// moment later.
     public func flush() async {
         while let chain = persistChain {
             await chain.value
             if persistChain == chain { persistChain = nil }
         }
+        await database?.commitPendingWrites()
     }
 
     @concurrent

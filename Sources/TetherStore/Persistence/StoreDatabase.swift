@@ -157,6 +157,16 @@ public final class StoreDatabase: Sendable {
         }
     }
 
+    /// Commits the writes that would otherwise land a moment later (confirmations of sent writes, see
+    /// ``confirmSoon(_:body:etag:at:)``); on the database's queue when called from the main thread.
+    func commitPendingWrites() async {
+        if onMainThread() {
+            await queue.asyncCommitSoonWrites()
+        } else {
+            queue.commitSoonWritesNow()
+        }
+    }
+
     @discardableResult
     /// Runs `body` without a transaction; where, as ``write(_:)``.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
