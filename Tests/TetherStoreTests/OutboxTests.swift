@@ -451,6 +451,31 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(try await harness.serverNotes().first { $0.id == 7 }?.title == "recorded")
     }
 
+    /// Cancelling the task that awaits an update while its request is out does not lose the edit: it stays in the
+    /// outbox and the background loop sends it again (with the same key).
+    @Test func anEditWhoseCallerIsCancelledMidSendIsNotLost() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let detail = store.entity(Note.self, id: 10)
+        await detail.load()
+        var note = try #require(detail.value)
+        note.title = "cancelled caller"
+        harness.faults.set("latency=300ms", for: .patch)
+        let update = Task { try await store.update(note) }
+        try await Task.sleep(for: .milliseconds(100))
+        update.cancel()
+        let result = await update.result
+        harness.faults.clear()
+        if case .failure(let error) = result {
+            #expect((error as? StoreError)?.isPending == true, "\(error)")
+        }
+        #expect(detail.value?.title == "cancelled caller")
+        #expect(await sent(store))
+        #expect(await eventually(5) { detail.writeStatus == nil })
+        #expect(try await harness.serverNotes().first { $0.id == 10 }?.title == "cancelled caller")
+    }
+
     /// `flush()` (the app calls it as it quits) records a confirmed edit at once, for the next process to see.
     @Test func flushRecordsAConfirmedEditAtOnce() async throws {
         let harness = try await OutboxHarness()
