@@ -65,6 +65,8 @@ public final class EntityStore {
     /// Disk writes of fetched pages, in order.
     var persistChain: Task<Void, Never>?
     var outboxLoop: Task<Void, Never>?
+    /// The pass over the disk's cache limits, 10 s after the store starts; cancelled when the store goes.
+    var pruneTask: Task<Void, Never>?
     var outboxSignal: WakeSignal?
     /// Counts this process's changes to ``outboxStatus``, so a slower read of the database cannot undo one.
     var outboxStatusVersion: UInt64 = 0
@@ -148,6 +150,7 @@ public final class EntityStore {
     isolated deinit {
         collector?.cancel()
         outboxLoop?.cancel()
+        pruneTask?.cancel()
         outboxSignal?.signal()
     }
 

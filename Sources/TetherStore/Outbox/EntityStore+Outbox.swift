@@ -18,9 +18,10 @@ extension EntityStore {
                 reserveTemporaryIDs(below: smallest)
             }
             // The disk's cache limits (what is older than the cache time, and entities past the limit, go), once
-            // the start is over: it never delays the first screen.
-            Task.detached(priority: .background) {
-                try? await Task.sleep(for: .seconds(10))
+            // the start is over: it never delays the first screen. A store that goes away before then leaves it to
+            // the next store on the database.
+            self?.pruneTask = Task.detached(priority: .background) {
+                do { try await Task.sleep(for: .seconds(10)) } catch { return }
                 _ = try? await outbox.database.prune(now: Date(), maximumAge: age, maximumEntities: limit)
             }
             await self?.refreshOutboxStatus()
