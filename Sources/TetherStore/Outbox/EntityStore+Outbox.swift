@@ -128,8 +128,14 @@ extension EntityStore {
             done.open()
             if record.saveChain === done { record.saveChain = nil }
         }
-        // An earlier write of the entity waited: this one goes after it, in a task of its own so that the caller's
-        // cancellation does not reach the send.
+        return await send(id, after: previous, of: record, outbox: outbox)
+    }
+
+    /// Sends entry `id` once `previous` (the chain link of the entity's earlier write) is done, in a task of its own
+    /// so that the caller's cancellation does not reach the send.
+    private func send<Entity>(
+        _ id: Int64, after previous: SaveGate?, of record: EntityState<Entity>, outbox: Outbox
+    ) async -> OutboxOutcome {
         let retries = configuration.outboxRetries
         let task = Task { @MainActor in
             await previous?.wait()
@@ -191,15 +197,8 @@ extension EntityStore {
             if let event = sent.event { await handle(event) }
             return (entry, sent.outcome)
         }
-        // An earlier write of the entity waited: this one goes after it, in a task of its own so that the caller's
-        // cancellation does not reach the send.
-        let retries = configuration.outboxRetries
-        let task = Task { @MainActor in
-            await previous?.wait()
-            if record.writeStatus == .queued { record.writeStatus = .sending }
-            return await outbox.sendOne(entry.id, retries: retries, announces: false)
-        }
-        return (entry, await task.value)
+        // An earlier write of the entity waited: this one goes after it.
+        return (entry, await send(entry.id, after: previous, of: record, outbox: outbox))
     }
 
     func updateThroughOutbox<Entity: RemoteEntity>(
