@@ -58,15 +58,24 @@ final class DatabaseQueue: @unchecked Sendable {
         defer { lock.unlock() }
         let writes = takeSoonWrites()
         if writes.isEmpty { return try database.transaction { try body(database) } }
-        // In the same transaction when it commits (one commit for both); apart when `body` fails.
+        // In the same transaction (one commit for both). A write that fails is dropped at its savepoint; when
+        // `body` fails, they are committed alone and `body` is not run again.
         do {
             return try database.transaction {
-                for write in writes { try write(database) }
+                for write in writes {
+                    _ = try database.run("SAVEPOINT soon")
+                    do {
+                        try write(database)
+                    } catch {
+                        try database.execute("ROLLBACK TO soon")
+                    }
+                    _ = try database.run("RELEASE soon")
+                }
                 return try body(database)
             }
         } catch {
             commit(writes)
-            return try database.transaction { try body(database) }
+            throw error
         }
     }
 
