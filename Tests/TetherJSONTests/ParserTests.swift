@@ -178,8 +178,31 @@ struct ParserTests {
         for piece in example.message {
             #expect(error.message.contains(piece), "\(error.message)")
         }
-        // `validate` reports the same error as `parse`.
+        // `validate` reports the same error as `parse`, and so does the `Data` overload.
         #expect(throws: error) { try JSONParser().validate(example.input) }
+        #expect(throws: error) { try JSONParser().parse(Data(example.input)) }
+        #expect(throws: error) { try JSON(parsing: Data(example.input)) }
+    }
+
+    /// `Data` takes its own overload (no generic dispatch): same values, same checks, as bytes in an array or a
+    /// sequence that is not contiguous.
+    @Test func dataArraysAndSequencesParseAlike() throws {
+        let texts = [
+            #"{"緑": ["緑茶", "a\"é\u00e9"], "n": [-0, 1e3, 12345678901234567890], "t": true, "z": null}"#, "[]", "\"x\"",
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let expected = try JSONParser().parse(bytes)
+            #expect(try JSONParser().parse(Data(bytes)) == expected)
+            #expect(try JSON(parsing: Data(bytes)) == expected)
+            #expect(try JSONParser().parse(bytes.lazy.map { $0 }) == expected)
+        }
+        // Invalid UTF-8 inside a string is found through `Data` too.
+        let invalid = Data([0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D])
+        let error = try #require(throws: JSONError.self) { try JSONParser().parse(invalid) }
+        #expect(error.code == .invalidUTF8)
+        // An empty `Data` is an error, not a crash.
+        #expect(throws: JSONError.self) { try JSONParser().parse(Data()) }
     }
 
     /// String values are checked as their `String`s are made, not by the scan: with and without escapes, in

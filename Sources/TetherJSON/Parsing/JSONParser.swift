@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A strict, fast RFC 8259 JSON parser.
 ///
 /// ```swift
@@ -70,9 +72,31 @@ public struct JSONParser: Sendable {
     ///
     /// - Throws: ``JSONError`` with the offset, line, column and an excerpt of the input.
     public func parse(_ bytes: some Sequence<UInt8>) throws(JSONError) -> JSON {
+        if let result = bytes.withContiguousStorageIfAvailable({ buffer in
+            Result { () throws(JSONError) in try parse(contiguous: buffer) }
+        }) {
+            return try result.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONError) in try parse(contiguous: buffer) }
+        }.get()
+    }
+
+    /// Parses UTF-8 bytes held in `Data` into a ``JSON`` value, as the generic `parse(_:)` does but without its
+    /// generic dispatch, which costs more than the scan of a small document when called from another module.
+    ///
+    /// - Throws: ``JSONError`` with the offset, line, column and an excerpt of the input.
+    public func parse(_ data: Data) throws(JSONError) -> JSON {
+        try data.withUnsafeBytes { raw in
+            Result { () throws(JSONError) in try parse(contiguous: raw.assumingMemoryBound(to: UInt8.self)) }
+        }.get()
+    }
+
+    /// The one parse that the public forms call, on contiguous bytes.
+    private func parse(contiguous buffer: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSON {
         // String values are checked as their `String`s are made (which checks the bytes anyway), not by the scan.
         let options = self.options
-        return try withTape(bytes, defersStringValidation: true) { tape throws(JSONError) in
+        return try withTape(buffer, defersStringValidation: true) { tape throws(JSONError) in
             if let json = JSONTreeBuilder.build(checking: tape) { return json }
             // A string value holds invalid UTF-8: the strict scan finds the first problem and where it is.
             _ = try TapeBuilder.build(tape.bytes, options: options)
@@ -138,5 +162,10 @@ extension JSON {
         throws(JSONError)
     {
         self = try JSONParser(options: options).parse(bytes)
+    }
+
+    /// Parses UTF-8 JSON bytes held in `Data` with a default ``JSONParser`` (no generic dispatch).
+    public init(parsing data: Data, options: JSONParser.Options = JSONParser.Options()) throws(JSONError) {
+        self = try JSONParser(options: options).parse(data)
     }
 }
