@@ -54,14 +54,16 @@ import TetherSync
         database.queue.writeSoon {
             _ = try $0.run("INSERT INTO entity (type, id, value) VALUES ('T', 'alone', x'7b7d')")
         }
-        // Another connection sees it once the queue has committed it on its own.
+        // Another connection sees it once the queue has committed it on its own (the first connection stays open:
+        // its closing would commit it too). A loaded machine may take a while to run the timer.
         let other = try StoreDatabase(url: folder.appendingPathComponent("queue.sqlite"))
         var seen: Int64 = 0
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while seen == 0 && Date() < deadline {
             seen = try rows(other.queue, "alone")
             if seen == 0 { try await Task.sleep(for: .milliseconds(5)) }
         }
         #expect(seen == 1)
+        withExtendedLifetime(database) {}
     }
 }

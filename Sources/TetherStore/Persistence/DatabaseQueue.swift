@@ -10,7 +10,7 @@ import TetherSync
 /// lock.
 ///
 /// Writes that may land a moment later (``writeSoon(_:)``) are committed in the transaction of the connection's
-/// next write, before its next read, or on the queue's dispatch queue within ``soonDelay``, whichever comes first:
+/// next write, before its next read, or from a dispatch queue after ``soonDelay``, whichever comes first:
 /// every reader and writer of this connection sees them.
 ///
 /// - Thread safety: `Sendable`; the connection is behind a lock.
@@ -80,8 +80,8 @@ final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Hands in a write that may be committed a moment later: in the transaction of the connection's next write (in
-    /// this process), before its next read, or on the queue's dispatch queue after ``soonDelay``. Returns at once,
-    /// without disk work.
+    /// this process), before its next read, or from a dispatch queue after ``soonDelay``. Returns at once, without
+    /// disk work.
     ///
     /// For writes whose loss in a crash is harmless (the caller can redo them): a write that fails is dropped.
     func writeSoon(_ body: @escaping @Sendable (Database) throws -> Void) {
@@ -91,7 +91,8 @@ final class DatabaseQueue: @unchecked Sendable {
             return !soon.isScheduled
         }
         guard schedules else { return }
-        queue.asyncAfter(deadline: .now() + Self.soonDelay) {
+        // Not on `queue` (utility): under load its work can wait for seconds, and these writes should not.
+        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + Self.soonDelay) {
             self.lock.lock()
             self.soon.withLock { $0.isScheduled = false }
             self.commitSoonWrites()
