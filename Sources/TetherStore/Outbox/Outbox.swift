@@ -68,8 +68,8 @@ public actor Outbox {
     /// Attempts running now, so that two senders in this process (a mutation and the background loop) share one
     /// attempt instead of sending the same entry twice at once.
     private var inFlight: [Int64: Task<Attempt, Never>] = [:]
-    /// Entries taken when they were saved (``saveAndSend(_:retries:saved:unrecorded:)``) and not yet sent once: the other senders
-    /// of this process leave them alone.
+    /// Entries taken when they were saved (``saveAndSend(_:retries:saved:unrecorded:)``) and not yet sent once: the
+    /// other senders of this process leave them alone.
     private nonisolated let reserved = ReservedEntries()
 
     public init(database: StoreDatabase, client: HTTPClient) {
@@ -153,7 +153,8 @@ public actor Outbox {
         }
     }
 
-    /// Sends an entry taken by ``saveAndSend(_:retries:saved:unrecorded:)``, retrying transient failures within `retries`.
+    /// Sends an entry taken by ``saveAndSend(_:retries:saved:unrecorded:)``, retrying transient failures within
+    /// `retries`.
     private nonisolated func sendClaimed(_ claimed: ClaimedEntry, retries: Retries) async -> (
         outcome: OutboxOutcome, event: OutboxEvent?
     ) {

@@ -343,8 +343,9 @@ extension StoreDatabase {
         try await write { database in try Self.confirm(entry, body: body, etag: etag, at: date, in: database) }
     }
 
-    /// Records a confirmed update or delete as ``confirm(_:body:etag:at:)`` does, but a moment later: before this
-    /// database's next read or write in this process, or on its queue at once (see ``DatabaseQueue/writeSoon(_:)``).
+    /// Records a confirmed update or delete as ``confirm(_:body:etag:at:)`` does, but a moment later: in this
+    /// database's next transaction or before its next read in this process, or about 20 ms later on its own (see
+    /// ``DatabaseQueue/writeSoon(_:)``).
     /// Returns at once, without disk work, so the caller learns the outcome one commit sooner.
     ///
     /// A crash before the record lands leaves the entry waiting, and its lease stops other processes from sending
