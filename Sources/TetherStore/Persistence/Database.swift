@@ -41,10 +41,10 @@ final class Database {
                     throw DatabaseError(code: SQLITE_ERROR, message: "WAL mode refused (\(mode ?? "?"))", sql: nil)
                 }
             }
-            // Checkpoints of the write-ahead log every 16,000 pages (64 MiB), so that saving a large page of results
-            // does not copy the log into the file halfway through. Pages stay 4 KiB: every commit writes its changed
-            // pages whole to the log, and an edit saved in the outbox changes three.
-            try execute("PRAGMA synchronous=\(synchronous); PRAGMA foreign_keys=ON; PRAGMA wal_autocheckpoint=16000")
+            try execute("PRAGMA synchronous=\(synchronous); PRAGMA foreign_keys=ON")
+            // Pages stay 4 KiB: every commit writes its changed pages whole to the log, and an edit saved in the
+            // outbox changes three.
+            if path != ":memory:" { installCheckpointPolicy() }
         } catch {
             used.removeAll()
             statements.removeAll()
@@ -53,7 +53,43 @@ final class Database {
         }
     }
 
+    /// The log's size in pages after the last commit on this connection, for ``installCheckpointPolicy()``.
+    private var logPagesAfterLastCommit: Int32 = 0
+
+    /// Checkpoints the write-ahead log the way SQLite's automatic checkpoint does (passively, in the committing
+    /// thread, once the log holds 1,000 pages), except right after a transaction that alone wrote 1,000 pages or
+    /// more, such as saving a page of thousands of results.
+    ///
+    /// Small commits then keep rewriting the first pages of a short log, which costs less than appending to a long
+    /// one, and a large save is not followed by copying its whole log into the file before it returns. The next
+    /// small commit does that copy instead.
+    private func installCheckpointPolicy() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_wal_hook(
+            handle,
+            { context, connection, schema, pages in
+                guard let context else { return SQLITE_OK }
+                let database = Unmanaged<Database>.fromOpaque(context).takeUnretainedValue()
+                let before = database.logPagesAfterLastCommit
+                let added = pages >= before ? pages - before : pages
+                database.logPagesAfterLastCommit = pages
+                if pages >= Database.checkpointPages, added < Database.checkpointPages {
+                    var logged: Int32 = 0
+                    var copied: Int32 = 0
+                    let status = sqlite3_wal_checkpoint_v2(
+                        connection, schema, SQLITE_CHECKPOINT_PASSIVE, &logged, &copied)
+                    // Every page copied: the next write starts the log again from its beginning.
+                    if status == SQLITE_OK, copied == logged { database.logPagesAfterLastCommit = 0 }
+                }
+                return SQLITE_OK
+            }, context)
+    }
+
+    /// The log size, in pages, at which a commit checkpoints it (SQLite's default).
+    static let checkpointPages: Int32 = 1000
+
     deinit {
+        sqlite3_wal_hook(handle, nil, nil)
         used.removeAll()
         statements.removeAll()
         sqlite3_close_v2(handle)
