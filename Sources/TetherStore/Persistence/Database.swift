@@ -24,7 +24,9 @@ final class Database {
         self.path = path
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        // Files go through the layer that writes a commit's log frames at once (nil: the default file system).
+        let vfs = path == ":memory:" ? nil : CoalescingVFS.registeredName
+        let status = sqlite3_open_v2(path, &connection, flags, vfs)
         guard status == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(connection)
