@@ -189,20 +189,34 @@ enum StorePersistenceBench {
         )
     }
 
-    /// Returns once `condition` holds for `query` (checked now and at each of its changes).
+    /// Returns once `condition` holds for `query` (checked now and at each of its changes), or after 30 s (a store
+    /// that never shows its saved rows, say after a database error, must not hang the bench; the caller's count of
+    /// items shown then says so).
     private static func until(
         _ query: QueryState<RakutenItem>, _ condition: @escaping (QueryState<RakutenItem>) -> Bool
     ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             var token: ObservationToken?
             var resumed = false
-            token = query.observe { query in
-                guard !resumed, condition(query) else { return }
+            var deadline: Task<Void, Never>?
+            @MainActor func finish() {
+                guard !resumed else { return }
                 resumed = true
                 continuation.resume()
                 token?.cancel()
+                deadline?.cancel()
             }
-            if resumed { token?.cancel() }
+            token = query.observe { query in
+                if condition(query) { finish() }
+            }
+            if resumed {
+                token?.cancel()
+            } else {
+                deadline = Task { @MainActor in
+                    try? await Task.sleep(for: .seconds(30))
+                    if !Task.isCancelled { finish() }
+                }
+            }
         }
     }
 
