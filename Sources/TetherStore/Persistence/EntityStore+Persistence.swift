@@ -152,16 +152,28 @@ extension EntityStore {
     private nonisolated static func decode<Entity: RemoteEntity>(
         _ rows: [String: StoredEntity], ids: [String]
     ) -> [Entity.ID: RestoredEntity<Entity>] {
-        let decoder = TetherJSONDecoder()
         var entities: [Entity.ID: RestoredEntity<Entity>] = [:]
+        entities.reserveCapacity(ids.count)
+        for (id, entity) in decodeInOrder(rows, ids: ids[...]) as [(Entity.ID, RestoredEntity<Entity>)] {
+            entities[id] = entity
+        }
+        return entities
+    }
+
+    /// The rows of `ids` decoded, in order, without the deleted ones and those that do not decode.
+    private nonisolated static func decodeInOrder<Entity: RemoteEntity>(
+        _ rows: [String: StoredEntity], ids: ArraySlice<String>
+    ) -> [(Entity.ID, RestoredEntity<Entity>)] {
+        let decoder = TetherJSONDecoder()
+        var entities: [(Entity.ID, RestoredEntity<Entity>)] = []
         entities.reserveCapacity(ids.count)
         for text in ids {
             guard let row = rows[text], !row.deleted, let bytes = row.value,
                 let value = try? decoder.decode(Entity.self, from: bytes)
             else { continue }
             let server = row.serverValue.flatMap { try? decoder.decode(Entity.self, from: $0) }
-            entities[value.id] = RestoredEntity(
-                value: value, serverValue: server, etag: row.etag, fetchedAt: row.fetchedAt)
+            entities.append(
+                (value.id, RestoredEntity(value: value, serverValue: server, etag: row.etag, fetchedAt: row.fetchedAt)))
         }
         return entities
     }
@@ -178,9 +190,13 @@ extension EntityStore {
         if shown.count >= 8 {
             let rows = stored.entities
             let half = shown.count / 2
-            async let later = decode(rows, ids: Array(shown[half...])) as [Entity.ID: RestoredEntity<Entity>]
-            entities = decode(rows, ids: Array(shown[..<half]))
-            entities.merge(await later) { earlier, _ in earlier }
+            async let later = decodeInOrder(rows, ids: shown[half...]) as [(Entity.ID, RestoredEntity<Entity>)]
+            entities = [:]
+            entities.reserveCapacity(shown.count)
+            for (id, entity) in decodeInOrder(rows, ids: shown[..<half]) as [(Entity.ID, RestoredEntity<Entity>)] {
+                entities[id] = entity
+            }
+            for (id, entity) in await later where entities[id] == nil { entities[id] = entity }
         } else {
             entities = decode(stored.entities, ids: shown)
         }
