@@ -1,11 +1,15 @@
-/// Where a ``KeyedTapeContainer`` reads: its object and node, changed when the decoding state hands its box out again.
+/// Where a ``KeyedTapeContainer`` reads: its state, and its object and node, which change when the decoding state
+/// hands its box out again.
 ///
-/// The fields sit behind a pointer: Swift checks every access to a class's stored `var` for exclusivity at run time,
-/// and a container reads them for every member.
+/// The state is a constant (read without retaining it); the rest sits behind a pointer: Swift checks every access to
+/// a class's stored `var` for exclusivity at run time, and a container reads them for every member.
 final class KeyedTapeCursor {
+    /// The node's state (every node a cursor moves to has the same).
+    let state: DecodingState
     private let fields: UnsafeMutablePointer<(node: CodingPathNode, object: Int)>
 
     init(node: CodingPathNode, object: Int) {
+        state = node.state
         fields = .allocate(capacity: 1)
         fields.initialize(to: (node, object))
     }
@@ -20,75 +24,8 @@ final class KeyedTapeCursor {
 
     /// Points the cursor at another object; only when no container over it is in use.
     @inline(__always) func move(to object: Int, node: CodingPathNode) {
+        assert(node.state === state, "a cursor moves only among nodes of its state")
         fields.pointee = (node, object)
-    }
-}
-
-/// The keyed containers a decoding state keeps to hand out again, one per `CodingKey` type: for each, the standard
-/// library's box (the only stored property of a `KeyedDecodingContainer`) and the cursor inside it.
-///
-/// In one block of its own, not an array of structs: checking whether a kept box is referenced elsewhere must read
-/// the box's reference in place (a copy of the array, or of a struct holding the box, is one more reference). A
-/// handle: copies share the block, freed once by ``deallocate()``.
-struct KeptKeyedContainers {
-    /// At most this many `CodingKey` types keep a container (a model has a few dozen at most).
-    static let capacity = 32
-
-    /// The count, then `capacity` key types, boxes and cursors.
-    private let block: UnsafeMutableRawPointer
-
-    init() {
-        let capacity = KeptKeyedContainers.capacity
-        block = .allocate(byteCount: 8 * (1 + 3 * capacity), alignment: 8)
-        block.initializeMemory(as: Int.self, to: 0)
-    }
-
-    @inline(__always) private var count: UnsafeMutablePointer<Int> { block.assumingMemoryBound(to: Int.self) }
-    @inline(__always) private var keyTypes: UnsafeMutablePointer<ObjectIdentifier> {
-        (block + 8).assumingMemoryBound(to: ObjectIdentifier.self)
-    }
-    @inline(__always) private var boxes: UnsafeMutablePointer<AnyObject> {
-        (block + 8 * (1 + KeptKeyedContainers.capacity)).assumingMemoryBound(to: AnyObject.self)
-    }
-    @inline(__always) private var cursors: UnsafeMutablePointer<KeyedTapeCursor> {
-        (block + 8 * (1 + 2 * KeptKeyedContainers.capacity)).assumingMemoryBound(to: KeyedTapeCursor.self)
-    }
-
-    /// The kept box for `keyType` pointed at `object` and `node`, if one is kept (`isKept`) and nothing else holds it.
-    @inline(__always)
-    func reusableBox(for keyType: ObjectIdentifier, object: Int, node: CodingPathNode, isKept: inout Bool)
-        -> AnyObject?
-    {
-        for i in 0..<count.pointee where keyTypes[i] == keyType {
-            isKept = true
-            guard isKnownUniquelyReferenced(&boxes[i]) else { return nil }
-            cursors[i].move(to: object, node: node)
-            return boxes[i]
-        }
-        return nil
-    }
-
-    /// Keeps `box` (whose container reads through `cursor`) for `keyType`, unless the block is full.
-    func keep(_ box: AnyObject, cursor: KeyedTapeCursor, for keyType: ObjectIdentifier) {
-        let i = count.pointee
-        guard i < KeptKeyedContainers.capacity else { return }
-        (keyTypes + i).initialize(to: keyType)
-        (boxes + i).initialize(to: box)
-        (cursors + i).initialize(to: cursor)
-        count.pointee = i + 1
-    }
-
-    /// Lets every kept container go (they hold their nodes, which hold the decoding state).
-    func removeAll() {
-        boxes.deinitialize(count: count.pointee)
-        cursors.deinitialize(count: count.pointee)
-        count.pointee = 0
-    }
-
-    /// Lets every kept container go and frees the block; the handle must not be used afterwards.
-    func deallocate() {
-        removeAll()
-        block.deallocate()
     }
 }
 
@@ -105,7 +42,9 @@ extension DecodingState {
     {
         let keyType = ObjectIdentifier(type)
         var isKept = false
-        if let box = keptContainers.reusableBox(for: keyType, object: object, node: node, isKept: &isKept) {
+        if let box = keptContainers.reusableBox(
+            for: keyType, isKept: &isKept, moving: { $0.move(to: object, node: node) })
+        {
             return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
         }
         let cursor = KeyedTapeCursor(node: node, object: object)

@@ -30,7 +30,7 @@ final class DecodingState {
     }()
 
     /// The keyed containers kept for reuse (see `keyedContainer(keyedBy:object:node:)`).
-    let keptContainers = KeptKeyedContainers()
+    let keptContainers = KeptKeyedContainers<KeyedTapeCursor>()
 
     deinit {
         mutable.deinitialize(count: 1)

@@ -11,7 +11,7 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let cursor: KeyedTapeCursor
     @inline(__always) var node: CodingPathNode { cursor.node }
     @inline(__always) var object: Int { cursor.object }
-    @inline(__always) var state: DecodingState { cursor.node.state }
+    @inline(__always) var state: DecodingState { cursor.state }
 
     init(cursor: KeyedTapeCursor) {
         self.cursor = cursor

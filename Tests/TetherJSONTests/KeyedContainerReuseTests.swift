@@ -3,18 +3,18 @@ import Testing
 
 @testable import TetherJSON
 
-/// The decoder hands the same keyed container out again for the next object with the same keys once nothing holds it
-/// (see `DecodingState.keyedContainer(keyedBy:object:node:)`); these check it never reads the wrong object.
+/// The decoder and the encoder hand the same keyed container out again for the next object with the same keys once
+/// nothing holds it (see `KeptKeyedContainers`); these check it never reads or writes the wrong object.
 @Suite(.timeLimit(.minutes(5)))
-struct DecoderContainerReuseTests {
-    private struct Item: Decodable, Equatable {
+struct KeyedContainerReuseTests {
+    private struct Item: Codable, Equatable {
         var id: Int
         var name: String
         var tags: [String]
     }
 
     /// A type nested in itself: the outer object's container is in use while the inner one asks for the same keys.
-    private struct Tree: Decodable, Equatable {
+    private struct Tree: Codable, Equatable {
         var name: String
         var children: [Tree]
         var size: Int
@@ -102,9 +102,52 @@ struct DecoderContainerReuseTests {
         }
     }
 
+    // MARK: - Encoding
+
+    /// Encodes its members with the container it asked for first, after encoding a child of its own type.
+    private struct WritesAfterChild: Encodable {
+        var child: [WritesAfterChild]
+        var value: Int
+
+        enum CodingKeys: String, CodingKey { case child, value }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(child, forKey: .child)
+            try container.encode(value, forKey: .value)
+        }
+    }
+
+    @Test func encodedElementsAndNestedTypesMatchFoundation() throws {
+        let items = (0..<30).map { Item(id: $0, name: "n\($0)", tags: ["t\($0)"]) }
+        let tree = Tree(
+            name: "root",
+            children: [
+                Tree(name: "a", children: [Tree(name: "a1", children: [], size: 3)], size: 2),
+                Tree(name: "b", children: [], size: 4),
+            ], size: 1)
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys]
+        var tether = TetherJSONEncoder()
+        tether.outputFormatting = [.sortedKeys]
+        #expect(try tether.encode(items) == foundation.encode(items))
+        #expect(try tether.encode(tree) == foundation.encode(tree))
+        #expect(try TetherJSONDecoder().decode(Tree.self, from: tether.encode(tree)) == tree)
+    }
+
+    @Test func aContainerStillWritingIsNotHandedOut() throws {
+        let value = WritesAfterChild(
+            child: [WritesAfterChild(child: [WritesAfterChild(child: [], value: 1)], value: 2)], value: 3)
+        let text = String(decoding: try TetherJSONEncoder().encode([value, value]), as: UTF8.self)
+        let one = #"{"child":[{"child":[{"child":[],"value":1}],"value":2}],"value":3}"#
+        #expect(text == "[\(one),\(one)]")
+    }
+
+    // MARK: - The store
+
     @Test func keptContainersStopAtTheirCapacity() {
         final class Box {}
-        let kept = KeptKeyedContainers()
+        let kept = KeptKeyedContainers<KeyedTapeCursor>()
         defer { kept.deallocate() }
         let node = CodingPathNode.root(
             DecodingState(
@@ -112,7 +155,7 @@ struct DecoderContainerReuseTests {
                 configuration: TetherJSONDecoder()))
         // Distinct key types: the metatypes of distinct array types.
         var types: [Any.Type] = [Int.self]
-        while types.count < KeptKeyedContainers.capacity + 4 {
+        while types.count < KeptKeyedContainers<KeyedTapeCursor>.capacity + 4 {
             types.append(makeArrayType(types.last!))
         }
         for type in types {
@@ -120,8 +163,8 @@ struct DecoderContainerReuseTests {
         }
         for (i, type) in types.enumerated() {
             var isKept = false
-            let box = kept.reusableBox(for: ObjectIdentifier(type), object: 7, node: node, isKept: &isKept)
-            #expect(isKept == (i < KeptKeyedContainers.capacity), "type \(i)")
+            let box = kept.reusableBox(for: ObjectIdentifier(type), isKept: &isKept) { $0.move(to: 7, node: node) }
+            #expect(isKept == (i < KeptKeyedContainers<KeyedTapeCursor>.capacity), "type \(i)")
             // Handed out only if kept (and, in an optimized build, unreferenced elsewhere).
             #expect(box == nil || isKept, "type \(i)")
         }
