@@ -28,8 +28,10 @@ final class CodingPathNode {
     /// The object whose key index ``hint`` is, and the tape index of its member key to try first.
     var hintObject = -1
     var hint = 0
-    /// The object in which a lookup last found no member, so a second miss there builds ``keyTable``.
+    /// The object in which a lookup last found no member, and how many found none there: the
+    /// ``KeyTable/missLimit``th builds ``keyTable``.
     var missObject = -1
+    var misses = 0
     /// For an object whose members are not decoded in document order: a hash table of its keys' tape
     /// indices (-1 marks an empty slot), built on the first lookup that has to search far.
     var keyTable: KeyTable?

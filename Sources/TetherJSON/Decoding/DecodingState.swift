@@ -29,9 +29,13 @@ final class DecodingState {
         return pointer
     }()
 
+    /// The keyed containers kept for reuse (see `keyedContainer(keyedBy:object:node:)`).
+    let keptContainers = KeptKeyedContainers<KeyedTapeCursor>()
+
     deinit {
         mutable.deinitialize(count: 1)
         mutable.deallocate()
+        keptContainers.deallocate()
     }
 
     /// `false` once `decode` has returned: a `Decoder` kept past that must not read the released input, nor walk

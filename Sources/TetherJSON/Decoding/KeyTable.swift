@@ -10,6 +10,9 @@ struct KeyTable {
     /// Objects smaller than this are scanned; larger ones get a table once a lookup scans past `scanLimit`.
     static let minimumMembers = 12
     static let scanLimit = 8
+    /// Lookups of members an object does not have scan all of it; this many in one object get it a table. (A
+    /// tweet leaves out two or three optional members: tables for those cost more than the scans.)
+    static let missLimit = 4
 
     /// Builds the table, or returns `nil` when a key holds escapes (those are compared decoded, by scanning).
     init?(object: Int, tape: Tape) {

@@ -4,16 +4,17 @@
 /// found last (see ``CodingPathNode/hint``), so decoding members in document order is O(1) per key.
 /// Converting key strategies and case-insensitive matching take a slower path that compares `String`s.
 ///
-/// It holds one reference, its node (which holds the state): the standard library's box copies the container
-/// for every member it reads.
+/// It holds one reference, its cursor (which holds the node, which holds the state): the standard library's box
+/// copies the container for every member it reads. The cursor lets the decoding state reuse a box for the next
+/// object read with the same keys (see `DecodingState.keyedContainer(keyedBy:object:node:)`).
 struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let node: CodingPathNode
-    let object: Int
-    @inline(__always) var state: DecodingState { node.state }
+    let cursor: KeyedTapeCursor
+    @inline(__always) var node: CodingPathNode { cursor.node }
+    @inline(__always) var object: Int { cursor.object }
+    @inline(__always) var state: DecodingState { cursor.state }
 
-    init(object: Int, node: CodingPathNode) {
-        self.node = node
-        self.object = object
+    init(cursor: KeyedTapeCursor) {
+        self.cursor = cursor
     }
 
     var codingPath: [any CodingKey] { state.codingPath(of: node) }
@@ -84,11 +85,14 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 steps += 1
             } while k != start
             // Not there: an optional member the document leaves out. Scanning again is cheaper than a table
-            // unless this object keeps missing keys.
+            // unless this object keeps missing keys (a table costs about four scans of a 25-member object, and
+            // makes the in-order lookups after it hash their keys).
             if node.missObject == object {
-                buildKeyTable()
+                node.misses += 1
+                if node.misses >= KeyTable.missLimit { buildKeyTable() }
             } else {
                 node.missObject = object
+                node.misses = 1
             }
             return nil
         }

@@ -25,7 +25,7 @@ struct TapeDecoder: Decoder, SingleValueDecodingContainer {
         guard state.tape.entries[index].tag == .object else {
             throw state.mismatch([String: Any].self, at: index, node, .none)
         }
-        return KeyedDecodingContainer(KeyedTapeContainer<Key>(object: index, node: node))
+        return state.keyedContainer(keyedBy: type, object: index, node: node)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

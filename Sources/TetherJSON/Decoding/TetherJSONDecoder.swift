@@ -93,7 +93,11 @@ public struct TetherJSONDecoder: Sendable {
 
     private func decode<T: Decodable>(_ type: T.Type, tape: Tape) throws -> T {
         let state = DecodingState(tape: tape, configuration: self)
-        defer { state.isActive = false }
+        defer {
+            state.isActive = false
+            // The kept containers hold their nodes, which hold the state: let them all go.
+            state.keptContainers.removeAll()
+        }
         let value: T
         do {
             value = try TapeDecoder(index: 0, node: .root(state)).decodeValue(type)

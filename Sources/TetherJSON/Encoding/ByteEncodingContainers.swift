@@ -14,7 +14,7 @@ struct ByteEncoder: Encoder, SingleValueEncodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let serial = state.openContainer(isObject: true, depth: depth, owner: start)
-        return KeyedEncodingContainer(KeyedByteContainer<Key>(state: state, depth: depth, serial: serial))
+        return state.keyedContainer(keyedBy: type, depth: depth, serial: serial)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -46,11 +46,13 @@ struct ByteEncoder: Encoder, SingleValueEncodingContainer {
     func encode<T: Encodable>(_ value: T) throws { if begin { try state.encode(value, depth: depth, step: .none) } }
 }
 
-/// An object being written at `depth`.
+/// An object being written at its cursor's `depth`. The cursor lets the state hand the container's box out again
+/// for the next object with the same keys (see `ByteEncodingState.keyedContainer(keyedBy:depth:serial:)`).
 struct KeyedByteContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let state: ByteEncodingState
-    let depth: Int
-    let serial: Int
+    let cursor: KeyedByteCursor
+    @inline(__always) var state: ByteEncodingState { cursor.state }
+    @inline(__always) var depth: Int { cursor.depth }
+    @inline(__always) var serial: Int { cursor.serial }
 
     var codingPath: [any CodingKey] { state.codingPath(depth: depth) }
 
@@ -99,7 +101,7 @@ struct KeyedByteContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
             state.setStep(.key(key), at: depth + 1)
             serial = state.openContainer(isObject: true, depth: depth + 1, owner: -1)
         }
-        return KeyedEncodingContainer(KeyedByteContainer<NestedKey>(state: state, depth: depth + 1, serial: serial))
+        return state.keyedContainer(keyedBy: keyType, depth: depth + 1, serial: serial)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -170,7 +172,7 @@ struct UnkeyedByteContainer: UnkeyedEncodingContainer {
             state.setStep(step, at: depth + 1)
             serial = state.openContainer(isObject: true, depth: depth + 1, owner: -1)
         }
-        return KeyedEncodingContainer(KeyedByteContainer<NestedKey>(state: state, depth: depth + 1, serial: serial))
+        return state.keyedContainer(keyedBy: keyType, depth: depth + 1, serial: serial)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

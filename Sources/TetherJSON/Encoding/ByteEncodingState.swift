@@ -111,10 +111,14 @@ final class ByteEncodingState {
         mutable.initialize(to: Mutable())
     }
 
+    /// The keyed containers kept for reuse (see `keyedContainer(keyedBy:depth:serial:)`).
+    let keptContainers = KeptKeyedContainers<KeyedByteCursor>()
+
     deinit {
         if !mutable.pointee.bytesTaken { mutable.pointee.bytes.deallocate() }
         mutable.deinitialize(count: 1)
         mutable.deallocate()
+        keptContainers.deallocate()
     }
 
     /// Hands the text on: the caller owns the buffer's memory from now on.

@@ -77,6 +77,8 @@ public struct TetherJSONEncoder: Sendable {
     /// encoded through a tree instead (see ``ByteEncodingState``).
     private func encodeInPlace<T: Encodable>(_ value: T) throws -> ByteBuffer? {
         let state = ByteEncodingState(self)
+        // The kept containers' cursors hold the state: let them go, whatever happens.
+        defer { state.keptContainers.removeAll() }
         try state.encode(value, depth: 0, step: .none)
         guard !state.fellBack else { return nil }
         state.finish()

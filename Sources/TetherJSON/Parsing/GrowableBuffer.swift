@@ -68,6 +68,12 @@ struct GrowableBuffer<Element> {
         return array
     }
 
+    /// Removes the last `n` values of a trivial type (integers, say) and returns them, valid until the next append.
+    @inline(__always) mutating func dropLast(_ n: Int) -> UnsafeBufferPointer<Element> {
+        count -= n
+        return UnsafeBufferPointer(start: base + count, count: n)
+    }
+
     /// The values, valid until the buffer grows or is released.
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
