@@ -6,13 +6,21 @@ import Testing
 /// check that sharing never gives an object another object's keys, and that a shared array behaves as a value.
 @Suite(.timeLimit(.minutes(5)))
 struct ObjectShapeTests {
+    /// `array` (the text of a JSON array) with a last element of filler, so the document is large enough for the
+    /// cache (``JSONTreeBuilder/ShapeCache/minimumEntries``); the other elements keep their indices.
+    private func padded(_ array: String) -> String {
+        let zeros = Array(repeating: "0", count: JSONTreeBuilder.ShapeCache.minimumEntries)
+        return String(array.dropLast()) + ", [\(zeros.joined(separator: ","))]]"
+    }
+
     /// The address of an array's elements, to tell whether two arrays share storage.
     private func storage(_ keys: [String]) -> UnsafeRawPointer? {
         keys.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
     @Test func objectsWithTheSameKeysShareOneKeyArray() throws {
-        let json = try JSON(parsing: #"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "c"}]"#)
+        let json = try JSON(
+            parsing: padded(#"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "c"}]"#))
         let keys = try (0..<3).map { try #require(json[$0].object?.keys) }
         #expect(keys.allSatisfy { $0 == ["id", "name"] })
         #expect(storage(keys[0]) == storage(keys[1]))
@@ -20,10 +28,18 @@ struct ObjectShapeTests {
         #expect(json[1]["name"] == "b")
     }
 
+    @Test func aSmallDocumentIsBuiltWithoutTheCache() throws {
+        let json = try JSON(parsing: #"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]"#)
+        #expect(json[0].object?.keys == ["id", "name"])
+        #expect(json[1].object?.keys == ["id", "name"])
+        #expect(json[1]["name"] == "b")
+    }
+
     @Test func keysThatDifferOnlyInTheMiddleAreNotShared() throws {
         // Same count, same first key, same lengths of the second and last keys: the same cache set, different keys.
         let json = try JSON(
-            parsing: #"[{"ab": 1, "cd": 2, "ef": 3}, {"ab": 4, "cx": 5, "ef": 6}, {"ab": 7, "cd": 8, "ef": 9}]"#)
+            parsing: padded(#"[{"ab": 1, "cd": 2, "ef": 3}, {"ab": 4, "cx": 5, "ef": 6}, {"ab": 7, "cd": 8, "ef": 9}]"#)
+        )
         #expect(json[0].object?.keys == ["ab", "cd", "ef"])
         #expect(json[1].object?.keys == ["ab", "cx", "ef"])
         #expect(json[2].object?.keys == ["ab", "cd", "ef"])
@@ -34,14 +50,14 @@ struct ObjectShapeTests {
     @Test func keysThatDifferInTheirLastBytesAreNotShared() throws {
         let long = String(repeating: "k", count: 40)
         let text = #"[{"\#(long)a": 1, "z": 2}, {"\#(long)b": 3, "z": 4}, {"\#(long)a": 5, "z": 6}]"#
-        let json = try JSON(parsing: text)
+        let json = try JSON(parsing: padded(text))
         #expect(json[0].object?.keys == [long + "a", "z"])
         #expect(json[1].object?.keys == [long + "b", "z"])
         #expect(json[2].object?.keys == [long + "a", "z"])
     }
 
     @Test func escapedAndPlainSpellingsDecodeTheSame() throws {
-        let json = try JSON(parsing: #"[{"a": 1, "\u00e9": 2}, {"\u0061": 3, "é": 4}, {"a": 5, "é": 6}]"#)
+        let json = try JSON(parsing: padded(#"[{"a": 1, "\u00e9": 2}, {"\u0061": 3, "é": 4}, {"a": 5, "é": 6}]"#))
         for element in 0..<3 {
             #expect(json[element].object?.keys == ["a", "é"], "element \(element)")
             #expect(json[element]["é"] == JSON(2 * element + 2))
@@ -49,7 +65,7 @@ struct ObjectShapeTests {
     }
 
     @Test func changingOneObjectsKeysLeavesTheOthersAlone() throws {
-        let json = try JSON(parsing: #"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]"#)
+        let json = try JSON(parsing: padded(#"[{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]"#))
         var first = try #require(json[0].object)
         let second = try #require(json[1].object)
         first["extra"] = true
@@ -60,7 +76,8 @@ struct ObjectShapeTests {
     }
 
     @Test func nestedObjectsWithTheSameKeysKeepTheirOwnValues() throws {
-        let json = try JSON(parsing: #"{"a": {"a": {"a": 1, "b": 2}, "b": 3}, "b": {"a": 4, "b": {"a": 5, "b": 6}}}"#)
+        let json = try JSON(
+            parsing: padded(#"[{"a": {"a": {"a": 1, "b": 2}, "b": 3}, "b": {"a": 4, "b": {"a": 5, "b": 6}}}]"#))[0]
         #expect(json["a"]["a"]["a"] == 1)
         #expect(json["a"]["a"]["b"] == 2)
         #expect(json["a"]["b"] == 3)
@@ -70,7 +87,7 @@ struct ObjectShapeTests {
     }
 
     @Test func repeatedDuplicateKeysStayInOrder() throws {
-        let json = try JSON(parsing: #"[{"a": 1, "b": 2, "a": 3}, {"a": 4, "b": 5, "a": 6}]"#)
+        let json = try JSON(parsing: padded(#"[{"a": 1, "b": 2, "a": 3}, {"a": 4, "b": 5, "a": 6}]"#))
         #expect(json[1].object?.keys == ["a", "b", "a"])
         #expect(json[1]["a"] == 6)
     }

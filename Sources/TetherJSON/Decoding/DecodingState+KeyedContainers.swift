@@ -1,31 +1,25 @@
 /// Where a ``KeyedTapeContainer`` reads: its state, and its object and node, which change when the decoding state
 /// hands its box out again.
 ///
-/// The state is a constant (read without retaining it); the rest sits behind a pointer: Swift checks every access to
-/// a class's stored `var` for exclusivity at run time, and a container reads them for every member.
+/// One allocation; the changing fields are exempt from Swift's run-time exclusivity checks (a container reads them
+/// for every member, and only the decoding state writes them, while no container over the cursor is in use).
 final class KeyedTapeCursor {
-    /// The node's state (every node a cursor moves to has the same).
+    /// The node's state (every node a cursor moves to has the same): a constant, read without retaining it.
     let state: DecodingState
-    private let fields: UnsafeMutablePointer<(node: CodingPathNode, object: Int)>
+    @exclusivity(unchecked) private(set) var node: CodingPathNode
+    @exclusivity(unchecked) private(set) var object: Int
 
     init(node: CodingPathNode, object: Int) {
         state = node.state
-        fields = .allocate(capacity: 1)
-        fields.initialize(to: (node, object))
+        self.node = node
+        self.object = object
     }
-
-    deinit {
-        fields.deinitialize(count: 1)
-        fields.deallocate()
-    }
-
-    @inline(__always) var node: CodingPathNode { fields.pointee.node }
-    @inline(__always) var object: Int { fields.pointee.object }
 
     /// Points the cursor at another object; only when no container over it is in use.
     @inline(__always) func move(to object: Int, node: CodingPathNode) {
         assert(node.state === state, "a cursor moves only among nodes of its state")
-        fields.pointee = (node, object)
+        self.node = node
+        self.object = object
     }
 }
 

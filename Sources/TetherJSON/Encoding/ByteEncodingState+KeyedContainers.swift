@@ -1,29 +1,24 @@
 /// Where a ``KeyedByteContainer`` writes: its state, and its depth and serial, which change when the state hands its
 /// box out again.
 ///
-/// The state is a constant (read without retaining it); the rest sits behind a pointer: Swift checks every access to
-/// a class's stored `var` for exclusivity at run time, and a container reads them for every member.
+/// One allocation; the changing fields are exempt from Swift's run-time exclusivity checks (a container reads them
+/// for every member, and only the state writes them, while no container over the cursor is in use).
 final class KeyedByteCursor {
+    /// A constant, read without retaining it.
     let state: ByteEncodingState
-    private let fields: UnsafeMutablePointer<(depth: Int, serial: Int)>
+    @exclusivity(unchecked) private(set) var depth: Int
+    @exclusivity(unchecked) private(set) var serial: Int
 
     init(state: ByteEncodingState, depth: Int, serial: Int) {
         self.state = state
-        fields = .allocate(capacity: 1)
-        fields.initialize(to: (depth, serial))
+        self.depth = depth
+        self.serial = serial
     }
-
-    deinit {
-        fields.deallocate()
-    }
-
-    @inline(__always) var depth: Int { fields.pointee.depth }
-    @inline(__always) var serial: Int { fields.pointee.serial }
 
     /// Points the cursor at another object of the same state; only when no container over it is in use.
     @inline(__always) func move(depth: Int, serial: Int) {
-        fields.pointee.depth = depth
-        fields.pointee.serial = serial
+        self.depth = depth
+        self.serial = serial
     }
 }
 

@@ -36,6 +36,8 @@ enum JSONTreeBuilder {
         var keys = GrowableBuffer<Int>(capacity: 64)
         var keyCache = KeyCache()
         var shapes = ShapeCache()
+        // A small document rarely repeats an object's keys: setting the cache up would cost more than it saves.
+        let usesShapes = tape.next(after: root) - root >= ShapeCache.minimumEntries
         defer {
             open.release()
             values.release()
@@ -98,7 +100,7 @@ enum JSONTreeBuilder {
                 if isObject {
                     let indices = keys.dropLast(count)
                     let names =
-                        count <= ShapeCache.maximumCount
+                        usesShapes && count <= ShapeCache.maximumCount
                         ? shapes.keys(at: indices, in: tape, keyCache: &keyCache) : keyCache.keys(at: indices, in: tape)
                     value = .object(JSON.Object(keys: names, values: members))
                 } else {
