@@ -1,4 +1,6 @@
 #if os(Linux)
+    import CEpoll
+    import Glibc
     import TetherSync
     import Testing
 
@@ -28,6 +30,50 @@
                 }
             }
             #expect(fired.withLock { $0 } == [1, 2, 3])
+        }
+
+        /// Records the order of a pipe's readiness and handed-over tasks.
+        final class PipeReader: EventSource, @unchecked Sendable {
+            let fd: Int32
+            let log = Locked<[String]>([])
+            init(fd: Int32) { self.fd = fd }
+            func handle(events: UInt32) {
+                var byte: UInt8 = 0
+                if read(fd, &byte, 1) == 1 { log.withLock { $0.append("readable") } }
+            }
+        }
+
+        @Test func tasksHandedOverBeforeReadinessRunBeforeItsCallback() async throws {
+            let loop = EventLoop(name: "tether-io-test")
+            var fds: [Int32] = [0, 0]
+            try #require(pipe(&fds) == 0)
+            let (readEnd, writeEnd) = (fds[0], fds[1])
+            defer { close(writeEnd) }
+            let reader = PipeReader(fd: readEnd)
+            let registered = await withCheckedContinuation { continuation in
+                loop.execute {
+                    continuation.resume(returning: loop.register(reader, fd: readEnd, events: EPOLLIN.rawValue))
+                }
+            }
+            let id = try #require(registered)
+            // The loop is busy while a task is handed over and then the pipe becomes readable: when it looks
+            // again, it sees both, and the task runs first.
+            loop.execute { usleep(100_000) }
+            loop.execute { reader.log.withLock { $0.append("task") } }
+            var byte: UInt8 = 1
+            #expect(write(writeEnd, &byte, 1) == 1)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while reader.log.withLock({ $0.count }) < 2 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                loop.execute {
+                    loop.deregister(id, fd: readEnd)
+                    close(readEnd)
+                    continuation.resume()
+                }
+            }
+            #expect(reader.log.withLock { $0 } == ["task", "readable"])
         }
 
         @Test func timerHeapOrdersManyTimers() {

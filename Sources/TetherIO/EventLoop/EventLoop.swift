@@ -56,7 +56,8 @@
             threadID.load(ordering: .relaxed) == UInt(pthread_self())
         }
 
-        /// Runs `task` on the loop's thread, after the callbacks already queued.
+        /// Runs `task` on the loop's thread, after the callbacks already queued, and before the socket callbacks of
+        /// any readiness the loop has not yet seen when `execute` returns.
         public func execute(_ task: @escaping @Sendable () -> Void) {
             let wasEmpty = inbox.withLock { inbox in
                 inbox.append(task)
@@ -139,26 +140,33 @@
                         timeout = Int32(clamping: milliseconds)
                     }
                 }
-                let count = epoll_wait(epoll, events, Int32(capacity), timeout)
-                if count > 0 {
-                    for index in 0..<Int(count) {
-                        let event = events[index]
-                        if event.data.u64 == 0 {
-                            var value: UInt64 = 0
-                            _ = read(wakeup, &value, 8)
-                            continue
-                        }
-                        // A source deregistered by an earlier callback of this turn is skipped.
-                        registrations[event.data.u64]?.handle(events: event.events)
-                    }
+                let count = max(0, Int(epoll_wait(epoll, events, Int32(capacity), timeout)))
+                // The wake-up is read before the inbox is taken, so a task handed over after the read wakes the
+                // next turn. Tasks handed over before this turn's readiness was seen run before its callbacks: a
+                // request cancelled from another thread leaves its queue before a response that arrived meanwhile
+                // frees a connection for it.
+                for index in 0..<count where events[index].data.u64 == 0 {
+                    var value: UInt64 = 0
+                    _ = read(wakeup, &value, 8)
+                }
+                runInbox()
+                for index in 0..<count where events[index].data.u64 != 0 {
+                    let event = events[index]
+                    // A source deregistered by an earlier callback of this turn is skipped.
+                    registrations[event.data.u64]?.handle(events: event.events)
                 }
                 for action in timers.popDue(.now) { action() }
-                let tasks = inbox.withLock { inbox -> [@Sendable () -> Void] in
-                    defer { inbox.removeAll(keepingCapacity: true) }
-                    return inbox
-                }
-                for task in tasks { task() }
+                // What the callbacks handed over runs in this turn too.
+                runInbox()
             }
+        }
+
+        private func runInbox() {
+            let tasks = inbox.withLock { inbox -> [@Sendable () -> Void] in
+                defer { inbox.removeAll(keepingCapacity: true) }
+                return inbox
+            }
+            for task in tasks { task() }
         }
     }
 
