@@ -125,9 +125,9 @@ public actor JSONDatabase {
         var next = next
         next.invalidateReads()
         if case .persistent(let url) = mode {
-            var root = next.root
-            if idempotency.count > 0 { root[IdempotencyStore.fileKey] = idempotency.json() }
-            try AtomicFileWriter.write(JSONServerBody.bytes(.object(root)), to: url)
+            var file = JSONServerBody.bytes(.object(next.root))
+            if idempotency.count > 0 { idempotency.appendMember(to: &file) }
+            try AtomicFileWriter.write(file, to: url)
         }
         state = next
         published.current = next

@@ -19,6 +19,10 @@ struct IdempotencyStore: Sendable {
         var fingerprint: UInt64
         var response: HTTPResponse
         var createdAt: Date
+        /// The entry's member of the file's ``IdempotencyStore/fileKey`` object, written once when the key is
+        /// stored (`"key": {…}`, indented for its place), so that saving the file copies it instead of writing
+        /// every remembered response again; `nil` for a response without a body in memory.
+        var fileText: [UInt8]?
     }
 
     /// The database file's member that holds the keys.
@@ -45,7 +49,9 @@ struct IdempotencyStore: Sendable {
     /// Remembers the response for `key`, forgetting the oldest key when full.
     mutating func store(_ key: String, fingerprint: UInt64, response: HTTPResponse, at date: Date = Date()) {
         guard entries[key] == nil else { return }
-        entries[key] = Entry(fingerprint: fingerprint, response: response, createdAt: date)
+        entries[key] = Entry(
+            fingerprint: fingerprint, response: response, createdAt: date,
+            fileText: Self.fileText(key: key, fingerprint: fingerprint, response: response, at: date))
         order.append(key)
         while entries.count > capacity {
             entries[order[head]] = nil
@@ -68,17 +74,68 @@ struct IdempotencyStore: Sendable {
         var object = JSON.Object()
         for key in order[head...] {
             guard let entry = entries[key], now.timeIntervalSince(entry.createdAt) < Self.lifetime,
-                case .bytes(let body) = entry.response.body
+                let value = Self.fileJSON(fingerprint: entry.fingerprint, response: entry.response, at: entry.createdAt)
             else { continue }
-            object[key] = .object([
-                "fingerprint": .string(String(entry.fingerprint, radix: 16)),
-                "at": .number(JSON.Number(entry.createdAt.timeIntervalSince1970)),
-                "status": .number(JSON.Number(entry.response.status.code)),
-                "headers": .array(entry.response.headers.map { .array([.string($0.name), .string($0.value)]) }),
-                "body": .string(Data(body).base64EncodedString()),
-            ])
+            object[key] = value
         }
         return .object(object)
+    }
+
+    /// Adds the keys to `file`, the pretty-printed text of the database's root object (two spaces per level, as
+    /// the server writes it), as its last member ``fileKey``: the same text as writing ``json(now:)`` in that
+    /// member, made from each entry's text kept since it was stored.
+    ///
+    /// - Complexity: O(n) in the length of the file; no response is written again.
+    func appendMember(to file: inout [UInt8], now: Date = Date()) {
+        var member: [UInt8] = []
+        for key in order[head...] {
+            guard let entry = entries[key], now.timeIntervalSince(entry.createdAt) < Self.lifetime,
+                let text = entry.fileText
+            else { continue }
+            member.append(contentsOf: member.isEmpty ? Array("{\n    ".utf8) : Array(",\n    ".utf8))
+            member.append(contentsOf: text)
+        }
+        guard !member.isEmpty else { return }
+        member.append(contentsOf: Array("\n  }".utf8))
+        // The root's closing brace, and what stands before it: its last member or its opening brace.
+        guard let close = file.lastIndex(of: UInt8(ascii: "}")) else { return }
+        var end = close
+        while end > file.startIndex, [0x20, 0x0A, 0x0D, 0x09].contains(file[end - 1]) { end -= 1 }
+        let isEmpty = end > file.startIndex && file[end - 1] == UInt8(ascii: "{")
+        file.removeSubrange(end...)
+        file.append(contentsOf: Array((isEmpty ? "\n  " : ",\n  ").utf8))
+        file.append(contentsOf: JSONServerBody.bytes(.string(Self.fileKey)))
+        file.append(contentsOf: Array(": ".utf8))
+        file.append(contentsOf: member)
+        file.append(contentsOf: Array("\n}".utf8))
+    }
+
+    /// An entry as the file keeps it; `nil` for a response without a body in memory.
+    private static func fileJSON(fingerprint: UInt64, response: HTTPResponse, at date: Date) -> JSON? {
+        guard case .bytes(let body) = response.body else { return nil }
+        return .object([
+            "fingerprint": .string(String(fingerprint, radix: 16)),
+            "at": .number(JSON.Number(date.timeIntervalSince1970)),
+            "status": .number(JSON.Number(response.status.code)),
+            "headers": .array(response.headers.map { .array([.string($0.name), .string($0.value)]) }),
+            "body": .string(Data(body).base64EncodedString()),
+        ])
+    }
+
+    /// The entry's member text in the file: `"key": {…}`, pretty-printed, its lines indented for the third level
+    /// (the first line's indentation is the caller's). A JSON text's strings never hold a raw line break, so
+    /// every line break in it starts a line to indent.
+    private static func fileText(key: String, fingerprint: UInt64, response: HTTPResponse, at date: Date)
+        -> [UInt8]?
+    {
+        guard let value = fileJSON(fingerprint: fingerprint, response: response, at: date) else { return nil }
+        var text = JSONServerBody.bytes(.string(key))
+        text.append(contentsOf: Array(": ".utf8))
+        for byte in JSONServerBody.bytes(value) {
+            text.append(byte)
+            if byte == UInt8(ascii: "\n") { text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 4)) }
+        }
+        return text
     }
 
     /// Reads the keys saved by ``json(now:)``, skipping expired and unreadable ones.
