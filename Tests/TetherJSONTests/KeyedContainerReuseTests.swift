@@ -158,12 +158,16 @@ struct KeyedContainerReuseTests {
         while types.count < KeptKeyedContainers<KeyedTapeCursor>.capacity + 4 {
             types.append(makeArrayType(types.last!))
         }
-        for type in types {
-            kept.keep(Box(), cursor: KeyedTapeCursor(node: node, object: 0), for: ObjectIdentifier(type))
+        for type in types where kept.hasRoom {
+            kept.keep(
+                Box(), cursor: KeyedTapeCursor(node: node, object: 0, keyTexts: nil), keyTexts: KeyTexts(),
+                for: ObjectIdentifier(type))
         }
+        #expect(!kept.hasRoom)
         for (i, type) in types.enumerated() {
-            var isKept = false
-            let box = kept.reusableBox(for: ObjectIdentifier(type), isKept: &isKept) { $0.move(to: 7, node: node) }
+            var keyTexts: KeyTexts?
+            let box = kept.reusableBox(for: ObjectIdentifier(type), keyTexts: &keyTexts) { $0.move(to: 7, node: node) }
+            let isKept = keyTexts != nil
             #expect(isKept == (i < KeptKeyedContainers<KeyedTapeCursor>.capacity), "type \(i)")
             // Handed out only if kept (and, in an optimized build, unreferenced elsewhere).
             #expect(box == nil || isKept, "type \(i)")

@@ -9,10 +9,15 @@ final class KeyedTapeCursor {
     @exclusivity(unchecked) private(set) var node: CodingPathNode
     @exclusivity(unchecked) private(set) var object: Int
 
-    init(node: CodingPathNode, object: Int) {
+    /// The UTF-8 of the container's keys, shared by every container of its key type in the decode call; `nil`
+    /// past the last key type kept.
+    let keyTexts: KeyTexts?
+
+    init(node: CodingPathNode, object: Int, keyTexts: KeyTexts?) {
         state = node.state
         self.node = node
         self.object = object
+        self.keyTexts = keyTexts
     }
 
     /// Points the cursor at another object; only when no container over it is in use.
@@ -35,17 +40,22 @@ extension DecodingState {
         -> KeyedDecodingContainer<Key>
     {
         let keyType = ObjectIdentifier(type)
-        var isKept = false
+        var keyTexts: KeyTexts?
         if let box = keptContainers.reusableBox(
-            for: keyType, isKept: &isKept, moving: { $0.move(to: object, node: node) })
+            for: keyType, keyTexts: &keyTexts, moving: { $0.move(to: object, node: node) })
         {
             return unsafeBitCast(box, to: KeyedDecodingContainer<Key>.self)
         }
-        let cursor = KeyedTapeCursor(node: node, object: object)
-        let container = KeyedDecodingContainer(KeyedTapeContainer<Key>(cursor: cursor))
         // Kept only where the container is what this relies on: a single reference, to the box.
-        if !isKept, MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
-            keptContainers.keep(unsafeBitCast(container, to: AnyObject.self), cursor: cursor, for: keyType)
+        let keeps =
+            keyTexts == nil && keptContainers.hasRoom
+            && MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size
+        if keeps { keyTexts = KeyTexts() }
+        let cursor = KeyedTapeCursor(node: node, object: object, keyTexts: keyTexts)
+        let container = KeyedDecodingContainer(KeyedTapeContainer<Key>(cursor: cursor))
+        if keeps, let keyTexts {
+            keptContainers.keep(
+                unsafeBitCast(container, to: AnyObject.self), cursor: cursor, keyTexts: keyTexts, for: keyType)
         }
         return container
     }

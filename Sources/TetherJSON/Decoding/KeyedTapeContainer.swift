@@ -60,42 +60,52 @@ struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let tape = state.tape
         let end = tape.entries[object].value
         guard end > object + 1 else { return nil }
+        if let keyTexts = cursor.keyTexts, let index = KeyTexts.index(of: key) {
+            let text = keyTexts.text(at: index) { (Array(key.stringValue.utf8), 0) }
+            return findBytes(
+                UnsafeBufferPointer(start: text.bytes.assumingMemoryBound(to: UInt8.self), count: text.count),
+                tape: tape, end: end)
+        }
         var name = key.stringValue
-        return name.withUTF8 { bytes -> Int? in
-            var k = node.hintObject == object ? node.hint : object + 1
-            if let table = node.keyTable, table.object == object {
-                // The same member, and the same hint afterwards, as the scan below would give.
-                guard let found = table.find(bytes, in: tape, from: k) else { return nil }
-                let next = tape.next(after: found + 1)
+        return name.withUTF8 { findBytes($0, tape: tape, end: end) }
+    }
+
+    /// The tape index of the value whose key is `bytes`, in this object, which ends before tape index `end`.
+    @inline(__always)
+    private func findBytes(_ bytes: UnsafeBufferPointer<UInt8>, tape: Tape, end: Int) -> Int? {
+        var k = node.hintObject == object ? node.hint : object + 1
+        if let table = node.keyTable, table.object == object {
+            // The same member, and the same hint afterwards, as the scan below would give.
+            guard let found = table.find(bytes, in: tape, from: k) else { return nil }
+            let next = tape.next(after: found + 1)
+            node.hintObject = object
+            node.hint = next < end ? next : object + 1
+            return found + 1
+        }
+        let start = k
+        var steps = 0
+        repeat {
+            let next = tape.next(after: k + 1)
+            if tape.string(at: k, equals: bytes) {
                 node.hintObject = object
                 node.hint = next < end ? next : object + 1
-                return found + 1
+                if steps > KeyTable.scanLimit { buildKeyTable() }
+                return k + 1
             }
-            let start = k
-            var steps = 0
-            repeat {
-                let next = tape.next(after: k + 1)
-                if tape.string(at: k, equals: bytes) {
-                    node.hintObject = object
-                    node.hint = next < end ? next : object + 1
-                    if steps > KeyTable.scanLimit { buildKeyTable() }
-                    return k + 1
-                }
-                k = next < end ? next : object + 1
-                steps += 1
-            } while k != start
-            // Not there: an optional member the document leaves out. Scanning again is cheaper than a table
-            // unless this object keeps missing keys (a table costs about four scans of a 25-member object, and
-            // makes the in-order lookups after it hash their keys).
-            if node.missObject == object {
-                node.misses += 1
-                if node.misses >= KeyTable.missLimit { buildKeyTable() }
-            } else {
-                node.missObject = object
-                node.misses = 1
-            }
-            return nil
+            k = next < end ? next : object + 1
+            steps += 1
+        } while k != start
+        // Not there: an optional member the document leaves out. Scanning again is cheaper than a table
+        // unless this object keeps missing keys (a table costs about four scans of a 25-member object, and
+        // makes the in-order lookups after it hash their keys).
+        if node.missObject == object {
+            node.misses += 1
+            if node.misses >= KeyTable.missLimit { buildKeyTable() }
+        } else {
+            node.missObject = object
+            node.misses = 1
         }
+        return nil
     }
 
     /// Members are being read out of document order: index this object's keys for the lookups to come.

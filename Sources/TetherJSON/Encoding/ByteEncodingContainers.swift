@@ -60,6 +60,10 @@ struct KeyedByteContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     @inline(__always)
     private func begin(_ key: Key) -> Bool {
         guard state.activate(depth, serial) else { return false }
+        if state.usesDefaultKeys, let keyTexts = cursor.keyTexts, let index = KeyTexts.index(of: key) {
+            let text = keyTexts.text(at: index) { state.quotedKey(key.stringValue) }
+            return state.beginMember(depth, quotedKey: text.bytes, count: text.count, hash: text.hash)
+        }
         return state.beginMember(depth, key: objectKey(key))
     }
 

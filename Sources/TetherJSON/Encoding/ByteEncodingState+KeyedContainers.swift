@@ -9,10 +9,15 @@ final class KeyedByteCursor {
     @exclusivity(unchecked) private(set) var depth: Int
     @exclusivity(unchecked) private(set) var serial: Int
 
-    init(state: ByteEncodingState, depth: Int, serial: Int) {
+    /// The container's keys as members write them, shared by every container of its key type in the encode call;
+    /// `nil` past the last key type kept.
+    let keyTexts: KeyTexts?
+
+    init(state: ByteEncodingState, depth: Int, serial: Int, keyTexts: KeyTexts?) {
         self.state = state
         self.depth = depth
         self.serial = serial
+        self.keyTexts = keyTexts
     }
 
     /// Points the cursor at another object of the same state; only when no container over it is in use.
@@ -28,17 +33,22 @@ extension ByteEncodingState {
     func keyedContainer<Key: CodingKey>(keyedBy type: Key.Type, depth: Int, serial: Int) -> KeyedEncodingContainer<Key>
     {
         let keyType = ObjectIdentifier(type)
-        var isKept = false
+        var keyTexts: KeyTexts?
         if let box = keptContainers.reusableBox(
-            for: keyType, isKept: &isKept, moving: { $0.move(depth: depth, serial: serial) })
+            for: keyType, keyTexts: &keyTexts, moving: { $0.move(depth: depth, serial: serial) })
         {
             return unsafeBitCast(box, to: KeyedEncodingContainer<Key>.self)
         }
-        let cursor = KeyedByteCursor(state: self, depth: depth, serial: serial)
-        let container = KeyedEncodingContainer(KeyedByteContainer<Key>(cursor: cursor))
         // Kept only where the container is what this relies on: a single reference, to the box.
-        if !isKept, MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
-            keptContainers.keep(unsafeBitCast(container, to: AnyObject.self), cursor: cursor, for: keyType)
+        let keeps =
+            keyTexts == nil && keptContainers.hasRoom
+            && MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size
+        if keeps { keyTexts = KeyTexts() }
+        let cursor = KeyedByteCursor(state: self, depth: depth, serial: serial, keyTexts: keyTexts)
+        let container = KeyedEncodingContainer(KeyedByteContainer<Key>(cursor: cursor))
+        if keeps, let keyTexts {
+            keptContainers.keep(
+                unsafeBitCast(container, to: AnyObject.self), cursor: cursor, keyTexts: keyTexts, for: keyType)
         }
         return container
     }

@@ -199,13 +199,45 @@ final class ByteEncodingState {
     /// `false` (and falls back) if the object has the key already.
     @inline(__always)
     func beginMember(_ depth: Int, key: String) -> Bool {
-        let separator = bytes.count
-        if frames[depth].count > 0 { bytes.append(UInt8(ascii: ",")) }
-        if pretty { newline(depth + 1) }
+        let separator = startMember(depth)
         let keyStart = bytes.count
         JSONWriter.appendString(key, escapingSlashes: escapesSlashes, to: &bytes)
         let keyEnd = bytes.count
-        let hash = Self.keyHash(bytes.base, keyStart + 1, keyEnd - 1)
+        return finishMember(
+            depth, separator: separator, keyStart: keyStart, keyEnd: keyEnd,
+            hash: Self.keyHash(bytes.base, keyStart + 1, keyEnd - 1))
+    }
+
+    /// ``beginMember(_:key:)`` for a key already written out (``quotedKey(_:)``, kept in ``KeyTexts``).
+    @inline(__always)
+    func beginMember(_ depth: Int, quotedKey: UnsafeRawPointer, count: Int, hash: UInt64) -> Bool {
+        let separator = startMember(depth)
+        let keyStart = bytes.count
+        bytes.append(paddedWords: quotedKey, count: count)
+        return finishMember(depth, separator: separator, keyStart: keyStart, keyEnd: keyStart + count, hash: hash)
+    }
+
+    /// A key as a member writes it, quoted and escaped, and its hash (see ``keyHash(_:_:_:)``).
+    func quotedKey(_ key: String) -> (bytes: [UInt8], hash: UInt64) {
+        var text: [UInt8] = []
+        JSONWriter.appendString(key, escapingSlashes: escapesSlashes, to: &text)
+        let hash = text.withUnsafeMutableBufferPointer { Self.keyHash($0.baseAddress!, 1, $0.count - 1) }
+        return (text, hash)
+    }
+
+    /// Writes what comes before a member's key; returns where it starts.
+    @inline(__always)
+    private func startMember(_ depth: Int) -> Int {
+        let separator = bytes.count
+        if frames[depth].count > 0 { bytes.append(UInt8(ascii: ",")) }
+        if pretty { newline(depth + 1) }
+        return separator
+    }
+
+    /// Records the member whose key was just written, and writes the colon; `false` (and falls back) for a key
+    /// the object has already.
+    @inline(__always)
+    private func finishMember(_ depth: Int, separator: Int, keyStart: Int, keyEnd: Int, hash: UInt64) -> Bool {
         let bit: UInt64 = 1 << (hash >> 58)
         if frames[depth].keyFilter & bit != 0, hasKey(depth, keyStart, keyEnd, hash) {
             fallBack()

@@ -10,35 +10,48 @@
 /// In one block of its own, not an array of structs: checking whether a kept box is referenced elsewhere must read
 /// the box's reference in place (a copy of the array, or of a struct holding the box, is one more reference). A
 /// handle: copies share the block, freed once by ``deallocate()``.
+///
+/// Each key type kept here also has its ``KeyTexts``, which every container for that type shares, kept or not.
 struct KeptKeyedContainers<Cursor: AnyObject> {
     /// At most this many `CodingKey` types keep a container (a model has a few dozen at most).
     static var capacity: Int { 32 }
 
-    /// The count, then `capacity` key types, boxes and cursors.
+    /// The count, the count of key texts made, then `capacity` key types, boxes, cursors and key texts.
     private let block: UnsafeMutableRawPointer
 
     init() {
-        block = .allocate(byteCount: 8 * (1 + 3 * Self.capacity), alignment: 8)
-        block.initializeMemory(as: Int.self, to: 0)
+        block = .allocate(byteCount: 8 * (2 + 4 * Self.capacity), alignment: 8)
+        block.initializeMemory(as: Int.self, repeating: 0, count: 2)
     }
 
     @inline(__always) private var count: UnsafeMutablePointer<Int> { block.assumingMemoryBound(to: Int.self) }
+    @inline(__always) private var textsCount: UnsafeMutablePointer<Int> {
+        (block + 8).assumingMemoryBound(to: Int.self)
+    }
     @inline(__always) private var keyTypes: UnsafeMutablePointer<ObjectIdentifier> {
-        (block + 8).assumingMemoryBound(to: ObjectIdentifier.self)
+        (block + 8 * 2).assumingMemoryBound(to: ObjectIdentifier.self)
     }
     @inline(__always) private var boxes: UnsafeMutablePointer<AnyObject> {
-        (block + 8 * (1 + Self.capacity)).assumingMemoryBound(to: AnyObject.self)
+        (block + 8 * (2 + Self.capacity)).assumingMemoryBound(to: AnyObject.self)
     }
     @inline(__always) private var cursors: UnsafeMutablePointer<Cursor> {
-        (block + 8 * (1 + 2 * Self.capacity)).assumingMemoryBound(to: Cursor.self)
+        (block + 8 * (2 + 2 * Self.capacity)).assumingMemoryBound(to: Cursor.self)
+    }
+    @inline(__always) private var texts: UnsafeMutablePointer<KeyTexts> {
+        (block + 8 * (2 + 3 * Self.capacity)).assumingMemoryBound(to: KeyTexts.self)
     }
 
-    /// The kept box for `keyType`, its cursor first `moving` to the next object, if one is kept (`isKept`) and
-    /// nothing else holds it.
+    /// Whether another key type can be kept.
+    var hasRoom: Bool { count.pointee < Self.capacity }
+
+    /// The kept box for `keyType`, its cursor first `moving` to the next object, if one is kept and nothing else
+    /// holds it. `keyTexts` is set to the key type's texts when the type is kept, whether or not its box is free.
     @inline(__always)
-    func reusableBox(for keyType: ObjectIdentifier, isKept: inout Bool, moving: (Cursor) -> Void) -> AnyObject? {
+    func reusableBox(for keyType: ObjectIdentifier, keyTexts: inout KeyTexts?, moving: (Cursor) -> Void)
+        -> AnyObject?
+    {
         for i in 0..<count.pointee where keyTypes[i] == keyType {
-            isKept = true
+            keyTexts = texts[i]
             guard isKnownUniquelyReferenced(&boxes[i]) else { return nil }
             moving(cursors[i])
             return boxes[i]
@@ -46,26 +59,37 @@ struct KeptKeyedContainers<Cursor: AnyObject> {
         return nil
     }
 
-    /// Keeps `box` (whose container goes through `cursor`) for `keyType`, unless the block is full.
-    func keep(_ box: AnyObject, cursor: Cursor, for keyType: ObjectIdentifier) {
+    /// Keeps `box` (whose container goes through `cursor`) and `keyTexts` (which it frees) for `keyType`; only when
+    /// ``hasRoom``.
+    func keep(_ box: AnyObject, cursor: Cursor, keyTexts: KeyTexts, for keyType: ObjectIdentifier) {
         let i = count.pointee
-        guard i < Self.capacity else { return }
+        precondition(i < Self.capacity, "no room to keep another keyed container")
         (keyTypes + i).initialize(to: keyType)
         (boxes + i).initialize(to: box)
         (cursors + i).initialize(to: cursor)
+        if i < textsCount.pointee {
+            // Kept again after `removeAll()` (the call had ended): the old texts are no longer read.
+            texts[i].deallocate()
+            texts[i] = keyTexts
+        } else {
+            (texts + i).initialize(to: keyTexts)
+            textsCount.pointee = i + 1
+        }
         count.pointee = i + 1
     }
 
-    /// Lets every kept container go (their cursors hold the state that keeps them).
+    /// Lets every kept container go (their cursors hold the state that keeps them). The key texts stay until
+    /// ``deallocate()``: a container that outlived its call may still hold them.
     func removeAll() {
         boxes.deinitialize(count: count.pointee)
         cursors.deinitialize(count: count.pointee)
         count.pointee = 0
     }
 
-    /// Lets every kept container go and frees the block; the handle must not be used afterwards.
+    /// Lets every kept container go and frees the block and the key texts; the handle must not be used afterwards.
     func deallocate() {
         removeAll()
+        for i in 0..<textsCount.pointee { texts[i].deallocate() }
         block.deallocate()
     }
 }

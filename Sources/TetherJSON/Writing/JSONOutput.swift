@@ -125,6 +125,22 @@ struct ByteBuffer: JSONOutput {
         count += n
     }
 
+    /// Appends `n` bytes from `source`, 8-byte aligned memory that may be read in whole words up to the next
+    /// multiple of eight (``KeyTexts`` pads its texts so): a key is copied in a word or two, without a call.
+    @inline(__always)
+    mutating func append(paddedWords source: UnsafeRawPointer, count n: Int) {
+        let padded = (n + 7) & ~7
+        reserve(padded)
+        let destination = UnsafeMutableRawPointer(base + count)
+        var i = 0
+        while i < padded {
+            destination.storeBytes(
+                of: source.load(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        count += n
+    }
+
     subscript(index: Int) -> UInt8 {
         get { base[index] }
         nonmutating set { base[index] = newValue }
