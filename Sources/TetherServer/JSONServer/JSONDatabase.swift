@@ -54,7 +54,9 @@ public actor JSONDatabase {
         guard case .object(var object) = JSONServerBody.normalized(root) else {
             throw ServerError(.invalidDatabase, "a json-server database must be a JSON object, not \(root.kind)")
         }
-        var idempotency = IdempotencyStore(capacity: idempotencyCapacity)
+        var isPersistent = false
+        if case .persistent = mode { isPersistent = true }
+        var idempotency = IdempotencyStore(capacity: idempotencyCapacity, keepsFileText: isPersistent)
         if let saved = object[IdempotencyStore.fileKey] {
             idempotency.load(saved)
             object[IdempotencyStore.fileKey] = nil

@@ -21,7 +21,8 @@ struct IdempotencyStore: Sendable {
         var createdAt: Date
         /// The entry's member of the file's ``IdempotencyStore/fileKey`` object, written once when the key is
         /// stored (`"key": {…}`, indented for its place), so that saving the file copies it instead of writing
-        /// every remembered response again; `nil` for a response without a body in memory.
+        /// every remembered response again; `nil` for a response without a body in memory, and when the store keeps
+        /// no file text (``keepsFileText``).
         var fileText: [UInt8]?
     }
 
@@ -32,11 +33,17 @@ struct IdempotencyStore: Sendable {
 
     /// The most keys remembered.
     let capacity: Int
+    /// Whether entries keep their text for the file (``Entry/fileText``): only a database that writes a file needs
+    /// it, and making it costs about as much as answering the write.
+    let keepsFileText: Bool
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private var head = 0
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, keepsFileText: Bool = true) {
+        self.capacity = max(1, capacity)
+        self.keepsFileText = keepsFileText
+    }
 
     /// The number of keys remembered.
     var count: Int { entries.count }
@@ -51,7 +58,8 @@ struct IdempotencyStore: Sendable {
         guard entries[key] == nil else { return }
         entries[key] = Entry(
             fingerprint: fingerprint, response: response, createdAt: date,
-            fileText: Self.fileText(key: key, fingerprint: fingerprint, response: response, at: date))
+            fileText: keepsFileText
+                ? Self.fileText(key: key, fingerprint: fingerprint, response: response, at: date) : nil)
         order.append(key)
         while entries.count > capacity {
             entries[order[head]] = nil
