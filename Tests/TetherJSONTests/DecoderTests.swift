@@ -264,7 +264,7 @@ private func path(_ error: any Error) -> String {
     }
 
     /// Inputs with one invalid UTF-8 byte (0xFF) in a string value: read, skipped, escaped, inside a `JSON`
-    /// field, and next to a type error. The decoder checks string values as it makes them and the rest at the end.
+    /// field, and next to a type error. The scan checks every string before decoding starts.
     @Test(arguments: [
         #"{"userId": 1, "id": 1, "title": "緑茶BAD", "body": "b"}"#,
         #"{"userId": 1, "id": 1, "title": "t", "body": "b", "skipped": "茶BAD"}"#,
@@ -286,6 +286,40 @@ private func path(_ error: any Error) -> String {
         }
         // The parser agrees on the error.
         #expect(throws: JSONError.self) { try JSONParser().parse(bytes) }
+    }
+
+    /// Decoded strings are made without a second UTF-8 check (the scan made one), told whether they are ASCII:
+    /// each must be the same `String` as Swift's own, alone, in arrays, as dictionary keys and through `JSON`.
+    @Test func decodedStringsAreTheSameStringsAsSwifts() throws {
+        struct Texts: Codable, Equatable {
+            var one: String
+            var list: [String]
+            var map: [String: String]
+            var json: JSON
+        }
+        let texts = [
+            "", "a", "fifteen bytes!!", "sixteen bytes!!!", String(repeating: "long ASCII text ", count: 8), "é",
+            "緑茶", "a😀b", "é at the start of a string long enough to be stored on the heap",
+            "ASCII first, then one é at the end of a long string", String(repeating: "緑茶と抹茶", count: 20),
+        ]
+        for text in texts {
+            let original = Texts(
+                one: text, list: [text, "x", text], map: [text: text],
+                json: ["k": .string(text), text: [.string(text)]])
+            let decoded = try TetherJSONDecoder().decode(Texts.self, from: try TetherJSONEncoder().encode(original))
+            #expect(decoded == original)
+            let made: [String?] = [
+                decoded.one, decoded.list[0], decoded.list[2], decoded.map.keys.first, decoded.map[text],
+            ]
+            for string in made {
+                let string = try #require(string)
+                #expect(string.count == text.count)
+                #expect(string.utf16.count == text.utf16.count)
+                #expect(string.hashValue == text.hashValue)
+                #expect(string.reversed().elementsEqual(text.reversed()))
+            }
+            #expect(decoded.json[text]?[0]?.string?.count == text.count)
+        }
     }
 
     @Test func invalidUTF8InsideAJSONField() throws {

@@ -205,12 +205,48 @@ struct ParserTests {
         #expect(throws: JSONError.self) { try JSONParser().parse(Data()) }
     }
 
-    /// String values are checked as their `String`s are made, not by the scan: with and without escapes, in
-    /// values and keys, multi-byte characters come through whole.
+    /// With and without escapes, in values and keys, multi-byte characters come through whole.
     @Test func nonASCIIStringValuesAreReadWhole() throws {
         let json = try JSONParser().parse(#"{"緑": ["緑茶", "a\"é\u00e9", "\u2605 ★", "😀"], "k\né": "é"}"#)
         #expect(json["緑"] == ["緑茶", "a\"éé", "★ ★", "😀"])
         #expect(json["k\né"] == "é")
+    }
+
+    /// The scanner checks every string's UTF-8 and their `String`s are made without a second check, told whether
+    /// the bytes are all ASCII. A string wrongly told so counts its bytes as characters and hashes apart from the
+    /// same text made by Swift: every form (short and long, ASCII or not, key or value) must be the same `String`.
+    @Test(arguments: [
+        "", "a", "abc", "fifteen bytes!!", "sixteen bytes!!!", String(repeating: "long ASCII text ", count: 8),
+        "é", "緑茶", "a😀b", "short é", "ASCII first, then one é at the end of a long string",
+        "é at the start of a string long enough to be stored on the heap",
+        String(repeating: "緑茶と抹茶", count: 20), "mixed 緑 and 😀 and e\u{301} in a longer string",
+    ])
+    func stringsMadeWithoutASecondCheckAreTheSameStrings(text: String) throws {
+        // As written, and with every non-ASCII character escaped (the unescaper's path).
+        let written = try JSONWriter().string(JSON.object(JSON.Object([(text, .string(text))])))
+        var escaped = ""
+        for unit in written.utf16 {
+            if unit < 0x80 {
+                escaped.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            } else {
+                let hex = String(unit, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        for output in [written, escaped] {
+            let json = try JSONParser().parse(output)
+            let value = try #require(json[text]?.string, "key or value lost: \(output)")
+            let key = try #require(json.object?.keys.first)
+            for made in [value, key] {
+                #expect(made == text)
+                #expect(made.count == text.count)
+                #expect(made.utf16.count == text.utf16.count)
+                #expect(made.unicodeScalars.elementsEqual(text.unicodeScalars))
+                #expect(made.hashValue == text.hashValue)
+                #expect(Set([text]).contains(made))
+                #expect(made.reversed().elementsEqual(text.reversed()))
+            }
+        }
     }
 
     @Test func descriptionDrawsACaretUnderTheMistake() throws {

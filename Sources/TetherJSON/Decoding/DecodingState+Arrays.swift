@@ -83,7 +83,7 @@ extension DecodingState {
     @inline(__always)
     func plainString(at index: Int) -> String? {
         let entry = tape.entries[index]
-        guard entry.tag == .string, entry.payload & (Tape.escapedFlag | Tape.uncheckedFlag) == 0 else { return nil }
+        guard entry.tag == .string, entry.payload & Tape.escapedFlag == 0 else { return nil }
         return tape.string(at: index)
     }
 }

@@ -20,7 +20,6 @@ final class DecodingState {
         var isActive = true
         var convertedKeys: [String: String] = [:]
         var arrayTypes: [(type: ObjectIdentifier, array: (any TapeDecodableArray.Type)?)] = []
-        var checked: [UInt64] = []
     }
 
     private let mutable: UnsafeMutablePointer<Mutable> = {
@@ -163,7 +162,6 @@ final class DecodingState {
     func string(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> String {
         let entry = tape.entries[index]
         guard entry.tag == .string else { throw mismatch(String.self, at: index, parent, segment) }
-        if entry.payload & Tape.uncheckedFlag != 0 { return try checkedString(at: index) }
         return tape.string(at: index)
     }
 
@@ -172,50 +170,7 @@ final class DecodingState {
     func stringIfString(at index: Int) throws -> String? {
         let entry = tape.entries[index]
         guard entry.tag == .string else { return nil }
-        if entry.payload & Tape.uncheckedFlag != 0 { return try checkedString(at: index) }
         return tape.string(at: index)
-    }
-
-    // MARK: - Deferred UTF-8 checks
-
-    /// The string values the scanner left unchecked that have been checked since, one bit per tape entry.
-    private var checked: [UInt64] {
-        get { mutable.pointee.checked }
-        _modify { yield &mutable.pointee.checked }
-    }
-
-    /// Makes the unchecked string at `index`, checking its UTF-8 as it does.
-    private func checkedString(at index: Int) throws -> String {
-        let raw = tape.rawString(at: index)
-        let string = tape.isEscaped(index) ? JSONStringUnescaper.unescapeValidating(raw) : UTF8Validation.string(raw)
-        guard let string else { throw invalidJSON() }
-        if checked.isEmpty { checked = [UInt64](repeating: 0, count: tape.entries.count / 64 + 1) }
-        checked[index >> 6] |= 1 << UInt64(index & 63)
-        return string
-    }
-
-    /// Checks the unchecked strings that decoding did not read (skipped members, `JSON` values, keys compared
-    /// decoded), so invalid UTF-8 anywhere is an error, as it is for the parser.
-    func checkRemainingStrings() throws {
-        for index in tape.uncheckedStrings {
-            if !checked.isEmpty, checked[index >> 6] & (1 << UInt64(index & 63)) != 0 { continue }
-            guard UTF8Validation.isValid(tape.rawString(at: index)) else { throw invalidJSON() }
-        }
-    }
-
-    /// The parse error a strict scan reports for this input, as the `DecodingError` a parse error becomes.
-    private func invalidJSON() -> DecodingError {
-        // A rescan with every check on finds the first problem and its location, exactly as `JSONParser` would.
-        var error = JSONError(.invalidUTF8, "invalid UTF-8 in a string")
-        do throws(JSONError) {
-            _ = try TapeBuilder.build(tape.bytes, options: configuration.parserOptions)
-        } catch let found {
-            error = found
-        }
-        return DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: [], debugDescription: "The given data was not valid JSON: \(error)", underlyingError: error)
-        )
     }
 
     @inline(__always)

@@ -62,7 +62,7 @@ public struct TetherJSONDecoder: Sendable {
         let parser = JSONParser(options: parserOptions)
         var outcome: Result<T, any Error>?
         do throws(JSONError) {
-            try parser.withTape(bytes, defersStringValidation: true) { tape throws(JSONError) in
+            try parser.withTape(bytes) { tape throws(JSONError) in
                 outcome = Result { try decode(type, tape: tape) }
             }
         } catch {
@@ -98,15 +98,6 @@ public struct TetherJSONDecoder: Sendable {
             // The kept containers hold their nodes, which hold the state: let them all go.
             state.keptContainers.removeAll()
         }
-        let value: T
-        do {
-            value = try TapeDecoder(index: 0, node: .root(state)).decodeValue(type)
-        } catch {
-            // Invalid UTF-8 anywhere makes the input invalid JSON, which outranks what decoding found.
-            try state.checkRemainingStrings()
-            throw error
-        }
-        try state.checkRemainingStrings()
-        return value
+        return try TapeDecoder(index: 0, node: .root(state)).decodeValue(type)
     }
 }

@@ -94,14 +94,7 @@ public struct JSONParser: Sendable {
 
     /// The one parse that the public forms call, on contiguous bytes.
     private func parse(contiguous buffer: UnsafeBufferPointer<UInt8>) throws(JSONError) -> JSON {
-        // String values are checked as their `String`s are made (which checks the bytes anyway), not by the scan.
-        let options = self.options
-        return try withTape(buffer, defersStringValidation: true) { tape throws(JSONError) in
-            if let json = JSONTreeBuilder.build(checking: tape) { return json }
-            // A string value holds invalid UTF-8: the strict scan finds the first problem and where it is.
-            _ = try TapeBuilder.build(tape.bytes, options: options)
-            throw JSONError(.invalidUTF8, "invalid UTF-8 in a string")
-        }
+        try withTape(buffer) { tape in JSONTreeBuilder.build(tape) }
     }
 
     /// Parses the UTF-8 text of a string into a ``JSON`` value.
@@ -116,23 +109,14 @@ public struct JSONParser: Sendable {
 
     /// Scans `bytes` and hands the tape to `body`; the tape is valid only inside `body`.
     func withTape<R>(
-        _ bytes: some Sequence<UInt8>, defersStringValidation: Bool = false, _ body: (Tape) throws(JSONError) -> R
+        _ bytes: some Sequence<UInt8>, _ body: (Tape) throws(JSONError) -> R
     ) throws(JSONError) -> R {
         let options = self.options
         let run = { (buffer: UnsafeBufferPointer<UInt8>) -> Result<R, JSONError> in
             let storage: TapeStorage
             do throws(JSONError) {
-                storage = try TapeBuilder.build(
-                    buffer, options: options, defersStringValidation: defersStringValidation)
+                storage = try TapeBuilder.build(buffer, options: options)
             } catch {
-                // A scan that skips UTF-8 checks reports what it meets first (the end of the input inside a cut-off
-                // character, say); the strict scan reports the first problem, as `parse` always has.
-                guard defersStringValidation else { return .failure(error) }
-                do throws(JSONError) {
-                    _ = try TapeBuilder.build(buffer, options: options)
-                } catch let strict {
-                    return .failure(strict)
-                }
                 return .failure(error)
             }
             return storage.withTape { tape in

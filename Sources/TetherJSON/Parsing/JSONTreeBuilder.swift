@@ -16,20 +16,8 @@ enum JSONTreeBuilder {
         build(tape, at: 0)
     }
 
-    /// The whole tape's value, checking the UTF-8 of the string values the scan left unchecked (see
-    /// ``Tape/uncheckedFlag``); `nil` when one is invalid.
-    static func build(checking tape: Tape) -> JSON? {
-        build(tape, at: 0, checksStrings: true)
-    }
-
-    /// The value at `root`. Without `checksStrings`, unchecked string values are made as they are (invalid bytes
-    /// repaired): the caller checks them.
+    /// The value at `root`.
     static func build(_ tape: Tape, at root: Int) -> JSON {
-        build(tape, at: root, checksStrings: false)!
-    }
-
-    @inline(__always)
-    private static func build(_ tape: Tape, at root: Int, checksStrings: Bool) -> JSON? {
         var open = GrowableBuffer<Open>(capacity: 32)
         var values = GrowableBuffer<JSON>(capacity: 64)
         // The tape indices of the open objects' keys: their `String`s are made (or found) when the object closes.
@@ -62,16 +50,7 @@ enum JSONTreeBuilder {
                     i += 1
                     continue
                 }
-                if checksStrings, entry.payload & Tape.uncheckedFlag != 0 {
-                    let raw = tape.rawString(at: i)
-                    let string =
-                        tape.isEscaped(i)
-                        ? JSONStringUnescaper.unescapeValidating(raw) : UTF8Validation.string(raw)
-                    guard let string else { return nil }
-                    value = .string(string)
-                } else {
-                    value = .string(tape.string(at: i))
-                }
+                value = .string(tape.string(at: i))
             case .array, .object:
                 let count = Int(truncatingIfNeeded: entry.payload)
                 let isObject = entry.tag == .object

@@ -35,17 +35,15 @@ struct Tape {
     }
 
     static let escapedFlag: UInt64 = 1 << 32
-    /// A string value whose UTF-8 the scanner did not check (see ``uncheckedStrings``).
-    static let uncheckedFlag: UInt64 = 1 << 33
+    /// A string whose bytes are all ASCII. A string without it may still be ASCII (the decoder's layout of a
+    /// ``JSON`` value never sets it): the flag only lets its `String` skip a scan for non-ASCII bytes.
+    static let asciiFlag: UInt64 = 1 << 33
 
     /// The input the tape describes. Valid only while the parse call's buffer is.
     let bytes: UnsafeBufferPointer<UInt8>
     /// The entries, borrowed from their owner (``TapeStorage``, or the decoder's layout of a ``JSON`` value) for as
     /// long as the tape is used: a `Tape` is a view, copied without reference counting on the decoder's hot paths.
     let entries: UnsafeBufferPointer<Entry>
-    /// The string values holding non-ASCII bytes that the scanner was asked not to check; whoever reads the tape
-    /// must check them (see `TapeBuilder.build(_:options:defersStringValidation:)`). Borrowed like ``entries``.
-    var uncheckedStrings = UnsafeBufferPointer<Int>(start: nil, count: 0)
 
     /// The index of the entry after the value at `index` and all its descendants.
     @inline(__always) func next(after index: Int) -> Int {
@@ -69,6 +67,9 @@ struct Tape {
     }
 
     /// The string at `index`, with escapes decoded.
+    ///
+    /// Its bytes are not checked again: every tape holds valid UTF-8 (the scanner checks every string, and the
+    /// decoder's layout of a ``JSON`` value copies `String`s).
     @inline(__always)
     func string(at index: Int) -> String {
         let entry = entries[index]
@@ -76,7 +77,7 @@ struct Tape {
         if length == 0 { return "" }
         let raw = UnsafeBufferPointer(start: bytes.baseAddress.unsafelyUnwrapped + entry.value, count: length)
         if entry.payload & Tape.escapedFlag == 0 {
-            return String(decoding: raw, as: UTF8.self)
+            return UTF8Validation.string(checked: raw, isASCII: entry.payload & Tape.asciiFlag != 0)
         }
         return JSONStringUnescaper.unescape(raw)
     }
@@ -154,17 +155,15 @@ struct Tape {
     }
 }
 
-/// What a scan made: the entries and unchecked strings a ``Tape`` borrows. Frees the entries when it goes.
+/// What a scan made: the entries a ``Tape`` borrows. Frees them when it goes.
 final class TapeStorage {
     let bytes: UnsafeBufferPointer<UInt8>
     private let entries: GrowableBuffer<Tape.Entry>
-    private let uncheckedStrings: [Int]
 
     /// Takes over `entries` (frees them when it goes).
-    init(bytes: UnsafeBufferPointer<UInt8>, entries: GrowableBuffer<Tape.Entry>, uncheckedStrings: [Int]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, entries: GrowableBuffer<Tape.Entry>) {
         self.bytes = bytes
         self.entries = entries
-        self.uncheckedStrings = uncheckedStrings
     }
 
     deinit {
@@ -173,10 +172,8 @@ final class TapeStorage {
 
     /// Runs `body` with a tape over this storage; the tape must not be used after `body` returns.
     func withTape<R>(_ body: (Tape) -> R) -> R {
-        uncheckedStrings.withUnsafeBufferPointer { unchecked in
-            withExtendedLifetime(self) {
-                body(Tape(bytes: bytes, entries: entries.elements, uncheckedStrings: unchecked))
-            }
+        withExtendedLifetime(self) {
+            body(Tape(bytes: bytes, entries: entries.elements))
         }
     }
 }

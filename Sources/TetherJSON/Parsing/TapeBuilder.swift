@@ -12,19 +12,13 @@ struct TapeBuilder {
     /// Open containers, innermost last.
     private var stack: GrowableBuffer<OpenContainer>
     private let options: JSONParser.Options
-    /// Leave the UTF-8 of string values (not keys) unchecked, recording those with non-ASCII bytes.
-    private let defersStringValidation: Bool
-    private var uncheckedStrings: [Int] = []
 
     /// Scans `bytes` into a tape.
     ///
-    /// With `defersStringValidation`, string values are scanned for their delimiters only, eight bytes at a
-    /// time, and those with non-ASCII bytes are listed in ``Tape/uncheckedStrings``: the decoder checks them
-    /// as it makes their `String`s (which checks the bytes anyway) and checks the rest when it is done, so no
-    /// byte is checked twice. Everything else, keys included, is checked here.
-    static func build(
-        _ bytes: UnsafeBufferPointer<UInt8>, options: JSONParser.Options, defersStringValidation: Bool = false
-    ) throws(JSONError) -> TapeStorage {
+    /// Every string, key or value, is checked here, UTF-8 included, and marked ``Tape/asciiFlag`` when all its
+    /// bytes are ASCII: the tape's readers make `String`s from those bytes without checking them again.
+    static func build(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONParser.Options) throws(JSONError) -> TapeStorage
+    {
         guard bytes.count <= options.maximumInputSize else {
             throw JSONError(
                 .inputTooLarge,
@@ -35,8 +29,7 @@ struct TapeBuilder {
                 .syntax, "expected a JSON value, found the end of the input",
                 location: JSONErrorLocator.locate(0, in: bytes))
         }
-        var builder = TapeBuilder(
-            base: base, count: bytes.count, options: options, defersStringValidation: defersStringValidation)
+        var builder = TapeBuilder(base: base, count: bytes.count, options: options)
         defer { builder.stack.release() }
         do throws(Failure) {
             try builder.run()
@@ -44,11 +37,10 @@ struct TapeBuilder {
             builder.entries.release()
             throw error.error(in: bytes)
         }
-        return TapeStorage(bytes: bytes, entries: builder.entries, uncheckedStrings: builder.uncheckedStrings)
+        return TapeStorage(bytes: bytes, entries: builder.entries)
     }
 
-    private init(base: UnsafePointer<UInt8>, count: Int, options: JSONParser.Options, defersStringValidation: Bool) {
-        self.defersStringValidation = defersStringValidation
+    private init(base: UnsafePointer<UInt8>, count: Int, options: JSONParser.Options) {
         self.base = base
         self.end = count
         self.p = 0
@@ -140,7 +132,7 @@ struct TapeBuilder {
         switch base[p] {
         case UInt8(ascii: "\""):
             p += 1
-            try parseString(deferringUTF8: defersStringValidation)
+            try parseString()
         case UInt8(ascii: "{"):
             try open(.object)
             skipWhitespace()
@@ -198,7 +190,7 @@ struct TapeBuilder {
         skipWhitespace()
         guard p < end, base[p] == UInt8(ascii: "\"") else { throw unexpected("a string key") }
         p += 1
-        try parseString(deferringUTF8: false)
+        try parseString()
         skipWhitespace()
         guard p < end, base[p] == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
         p += 1
@@ -258,19 +250,17 @@ struct TapeBuilder {
 
     // MARK: - Strings
 
-    /// Scans a string whose opening quote is just behind `p`, checking escapes and, unless `deferUTF8`, UTF-8.
+    /// Scans a string whose opening quote is just behind `p`, checking its escapes and its UTF-8.
     @inline(__always)
-    private mutating func parseString(deferringUTF8 deferUTF8: Bool) throws(Failure) {
+    private mutating func parseString() throws(Failure) {
         let start = p
         var escaped = false
-        // The bytes passed over unchecked, OR-ed together: a high bit means the string may hold non-ASCII.
-        var passed: UInt64 = 0
+        var ascii = true
         while true {
-            // Eight bytes at a time while none is special: quote, backslash, control, or (when checking) non-ASCII.
+            // Eight bytes at a time while none is special: quote, backslash, control, or non-ASCII.
             while p + 8 <= end {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                let mask = deferUTF8 ? TapeBuilder.delimiterBytes(word) : TapeBuilder.specialBytes(word)
-                passed |= word
+                let mask = TapeBuilder.specialBytes(word)
                 if mask == 0 {
                     p += 8
                 } else {
@@ -292,12 +282,8 @@ struct TapeBuilder {
                         + "(U+\(hex4(UInt16(c)))); write it as an escape such as \\n or \\u\(hex4(UInt16(c)))",
                     offset: p)
             } else if c >= 0x80 {
-                if deferUTF8 {
-                    passed |= 0x80
-                    p += 1
-                } else {
-                    try validateUTF8Run()
-                }
+                ascii = false
+                try validateUTF8Run()
             } else {
                 p += 1
             }
@@ -307,25 +293,8 @@ struct TapeBuilder {
             throw Failure(code: .inputTooLarge, message: "a string is longer than 4 GiB", offset: start)
         }
         p += 1  // closing quote
-        var payload = UInt64(length) | (escaped ? Tape.escapedFlag : 0)
-        if deferUTF8, passed & 0x8080_8080_8080_8080 != 0 {
-            payload |= Tape.uncheckedFlag
-            uncheckedStrings.append(entries.count)
-        }
-        entries.append(Tape.Entry(tag: .string, value: start, payload: payload))
-    }
-
-    /// Bytes that end a string's unchecked fast path: `"`, `\` and anything below 0x20. Lowest flagged byte is exact.
-    @inline(__always)
-    static func delimiterBytes(_ x: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = x ^ (ones &* 0x22)
-        let backslash = x ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote
-        let hasBackslash = (backslash &- ones) & ~backslash
-        let hasControl = (x &- ones &* 0x20) & ~x
-        return (hasQuote | hasBackslash | hasControl) & highs
+        let flags = (escaped ? Tape.escapedFlag : 0) | (ascii ? Tape.asciiFlag : 0)
+        entries.append(Tape.Entry(tag: .string, value: start, payload: UInt64(length) | flags))
     }
 
     /// Bytes that end the fast path: `"`, `\`, anything below 0x20, anything from 0x80. Lowest flagged byte is exact.

@@ -1,8 +1,24 @@
-/// Strings from bytes that may not be valid UTF-8, checked once.
+/// Strings from UTF-8 bytes, checked once.
 ///
-/// The decoder lets string values skip the scanner's UTF-8 check, because making a `String` checks the bytes
-/// anyway; it makes them here, where invalid bytes give `nil` instead of being repaired.
+/// The scanner checks the UTF-8 of every string it meets (`TapeBuilder`, faster than the standard library's check,
+/// with a path for runs of three-byte characters such as Japanese text); ``string(checked:isASCII:)`` then makes
+/// their `String`s without checking them a second time. Bytes that no one has checked (an unescaped string's
+/// output) go through ``string(_:)``, where invalid bytes give `nil` instead of being repaired.
 enum UTF8Validation {
+    /// A string of `bytes`, which must be valid UTF-8 (checked before, by the scanner); `isASCII` must be `false`
+    /// unless every byte is below 0x80.
+    ///
+    /// Every `String` initializer checks its bytes, and on text such as twitter.json's that check was 6% of a
+    /// decode, after the scanner had checked the same bytes. This calls the standard library's own entry point for
+    /// bytes it knows are valid (`String._uncheckedFromUTF8(_:isASCII:)`, `@usableFromInline`, so its symbol is part
+    /// of the library's ABI). Debug builds check the contract.
+    @inline(__always)
+    static func string(checked bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+        assert(isValid(bytes), "a string made without a check holds invalid UTF-8")
+        assert(!isASCII || bytes.allSatisfy { $0 < 0x80 }, "a string said to be ASCII is not")
+        return _uncheckedStringFromUTF8(bytes, isASCII: isASCII)
+    }
+
     /// A string of `bytes`, or `nil` when they are not valid UTF-8.
     @inline(__always)
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
@@ -53,3 +69,7 @@ enum UTF8Validation {
         return true
     }
 }
+
+/// `String._uncheckedFromUTF8(_:isASCII:)` of the standard library (see ``UTF8Validation/string(checked:isASCII:)``).
+@_silgen_name("$sSS18_uncheckedFromUTF8_7isASCIISSSRys5UInt8VG_SbtFZ")
+private func _uncheckedStringFromUTF8(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String
