@@ -81,6 +81,29 @@ func roundTrip(_ json: JSON, _ options: JSONWriter.Options, _ name: String) -> (
     }
 }
 
+/// Fails unless every key and string in `json` is valid UTF-8, told the truth about being ASCII: the same bytes,
+/// character count and UTF-16 length as the `String` Swift makes from its bytes with a check.
+func checkStrings(_ json: JSON) {
+    func checkOne(_ string: String) {
+        let bytes = Array(string.utf8)
+        let remade = String(decoding: bytes, as: UTF8.self)
+        if Array(remade.utf8) != bytes { fail("a parsed string holds invalid UTF-8: \(bytes)") }
+        if remade.count != string.count || remade.utf16.count != string.utf16.count
+            || remade.hashValue != string.hashValue
+        {
+            fail("a parsed string is not the same String as Swift's own: \(bytes)")
+        }
+    }
+    switch json {
+    case .string(let string): checkOne(string)
+    case .array(let elements): elements.forEach(checkStrings)
+    case .object(let object):
+        object.keys.forEach(checkOne)
+        object.values.forEach(checkStrings)
+    default: break
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
@@ -110,6 +133,9 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     }
 
     guard let json = parsed else { return 0 }
+
+    // Strings are made without a second UTF-8 check: each must be valid and the same as Swift's own.
+    checkStrings(json)
 
     // 3. Writing: compact and pretty output read back as the same value; sorted output is stable.
     let (compact, compactBack) = roundTrip(json, [], "compact")

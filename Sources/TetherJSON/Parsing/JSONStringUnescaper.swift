@@ -3,21 +3,26 @@
 /// A lone surrogate escape (only reachable when the parser's policy is
 /// ``JSONParser/Options/LoneSurrogatePolicy/replace``) becomes U+FFFD.
 enum JSONStringUnescaper {
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+    /// The string `raw` holds; `isASCII` says whether `raw`'s bytes are all ASCII.
+    ///
+    /// The result is valid UTF-8 without a check: the checked runs between escapes are copied whole (an escape
+    /// starts with an ASCII backslash, so no run ends inside a character), and every escape writes one valid
+    /// scalar (a lone surrogate becomes U+FFFD).
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
         // Every escape decodes to no more bytes than it takes, so the raw length bounds the result.
-        String(unsafeUninitializedCapacity: raw.count) { out in unescape(raw, into: out) }
-    }
-
-    /// The string `raw` holds, or `nil` when its unescaped bytes are not valid UTF-8.
-    static func unescapeValidating(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { out in
-            let count = unescape(raw, into: out)
-            return UTF8Validation.string(UnsafeBufferPointer(rebasing: out[..<count]))
+            let (count, wroteNonASCII) = unescape(raw, into: out)
+            return UTF8Validation.string(
+                checked: UnsafeBufferPointer(rebasing: out[..<count]), isASCII: isASCII && !wroteNonASCII)
         }
     }
 
-    /// Writes the unescaped bytes of `raw` into `out` (at least `raw.count` long) and returns their count.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    /// Writes the unescaped bytes of `raw` into `out` (at least `raw.count` long) and returns their count, and
+    /// whether a `\u` escape wrote a non-ASCII scalar.
+    static func unescape(
+        _ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> (count: Int, wroteNonASCII: Bool) {
+        var wroteNonASCII = false
         var o = 0
         var i = 0
         let n = raw.count
@@ -62,13 +67,14 @@ enum JSONStringUnescaper {
                 } else if scalar >= 0xDC00, scalar <= 0xDFFF {
                     scalar = 0xFFFD
                 }
+                if scalar >= 0x80 { wroteNonASCII = true }
                 o += writeUTF8(scalar, into: out, at: o)
                 continue
             default: out[o] = e  // \" \\ \/
             }
             o += 1
         }
-        return o
+        return (o, wroteNonASCII)
     }
 
     @inline(__always) private static func hex(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt16 {

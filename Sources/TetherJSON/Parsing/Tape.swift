@@ -79,7 +79,7 @@ struct Tape {
         if entry.payload & Tape.escapedFlag == 0 {
             return UTF8Validation.string(checked: raw, isASCII: entry.payload & Tape.asciiFlag != 0)
         }
-        return JSONStringUnescaper.unescape(raw)
+        return JSONStringUnescaper.unescape(raw, isASCII: entry.payload & Tape.asciiFlag != 0)
     }
 
     /// Whether the string at `index` equals `key`'s UTF-8 bytes.

@@ -1,9 +1,9 @@
 /// Strings from UTF-8 bytes, checked once.
 ///
 /// The scanner checks the UTF-8 of every string it meets (`TapeBuilder`, faster than the standard library's check,
-/// with a path for runs of three-byte characters such as Japanese text); ``string(checked:isASCII:)`` then makes
-/// their `String`s without checking them a second time. Bytes that no one has checked (an unescaped string's
-/// output) go through ``string(_:)``, where invalid bytes give `nil` instead of being repaired.
+/// with a path for runs of three-byte characters such as Japanese text, by the rules of ``rule(forLead:)``);
+/// ``string(checked:isASCII:)`` then makes their `String`s, and those of their unescaped forms, without checking
+/// them a second time.
 enum UTF8Validation {
     /// A string of `bytes`, which must be valid UTF-8 (checked before, by the scanner); `isASCII` must be `false`
     /// unless every byte is below 0x80.
@@ -17,21 +17,6 @@ enum UTF8Validation {
         assert(isValid(bytes), "a string made without a check holds invalid UTF-8")
         assert(!isASCII || bytes.allSatisfy { $0 < 0x80 }, "a string said to be ASCII is not")
         return _uncheckedStringFromUTF8(bytes, isASCII: isASCII)
-    }
-
-    /// A string of `bytes`, or `nil` when they are not valid UTF-8.
-    @inline(__always)
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        #if canImport(Darwin)
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                return String(validating: bytes, as: UTF8.self)
-            }
-            return isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
-        #else
-            // `String(validating:as:)` takes a generic path for every encoding; this is its UTF-8 fast path, the
-            // one `String(decoding:as:)` uses too (public in the standard library's interface since Swift 5).
-            return String._tryFromUTF8(bytes)
-        #endif
     }
 
     /// For a byte that starts a multi-byte character: the character's length and the range its second byte must
@@ -51,7 +36,8 @@ enum UTF8Validation {
         }
     }
 
-    /// Whether `bytes` are valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+    /// Whether `bytes` are valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF); for the
+    /// debug builds' check of ``string(checked:isASCII:)``.
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let n = bytes.count
