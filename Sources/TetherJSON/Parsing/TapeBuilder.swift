@@ -209,21 +209,24 @@ struct TapeBuilder {
     private mutating func skipWhitespaceRun() {
         // Pretty-printed input is a line break, then indentation: runs of spaces, skipped eight at a time (the
         // spaces before the first other byte of a word are counted from the XOR with eight spaces).
-        while p + 8 <= end {
-            let other = UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self).littleEndian ^ 0x2020_2020_2020_2020
+        // In a local, written back once (see `parseString`).
+        var q = p
+        defer { p = q }
+        while q &+ 8 <= end {
+            let other = UnsafeRawPointer(base + q).loadUnaligned(as: UInt64.self).littleEndian ^ 0x2020_2020_2020_2020
             if other == 0 {
-                p += 8
+                q &+= 8
                 continue
             }
-            p += other.trailingZeroBitCount >> 3
-            let c = base[p]
+            q &+= other.trailingZeroBitCount &>> 3
+            let c = base[q]
             guard c == 0x0A || c == 0x0D || c == 0x09 else { return }
-            p += 1
+            q &+= 1
         }
-        while p < end {
-            let c = base[p]
+        while q < end {
+            let c = base[q]
             guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
-            p += 1
+            q &+= 1
         }
     }
 
@@ -254,45 +257,51 @@ struct TapeBuilder {
     @inline(__always)
     private mutating func parseString() throws(Failure) {
         let start = p
+        // The position, in a local while the loop runs (`p` is a stored property, written back to memory at
+        // every step otherwise); handed to `p` around the calls that move it.
+        var q = p
         var escaped = false
         var ascii = true
         while true {
             // Eight bytes at a time while none is special: quote, backslash, control, or non-ASCII.
-            while p + 8 <= end {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+            while q &+ 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + q).loadUnaligned(as: UInt64.self))
                 let mask = TapeBuilder.specialBytes(word)
-                if mask == 0 {
-                    p += 8
-                } else {
-                    p += mask.trailingZeroBitCount >> 3
+                if mask != 0 {
+                    q &+= mask.trailingZeroBitCount &>> 3
                     break
                 }
+                q &+= 8
             }
-            guard p < end else { throw unterminatedString(quote: start - 1) }
-            let c = base[p]
+            guard q < end else { throw unterminatedString(quote: start - 1) }
+            let c = base[q]
             if c == UInt8(ascii: "\"") {
                 break
             } else if c == UInt8(ascii: "\\") {
                 escaped = true
+                p = q
                 try parseEscape(quote: start - 1)
+                q = p
             } else if c < 0x20 {
                 throw Failure(
                     code: .syntax,
                     message: "expected a character or the end of the string, found an unescaped control character "
                         + "(U+\(hex4(UInt16(c)))); write it as an escape such as \\n or \\u\(hex4(UInt16(c)))",
-                    offset: p)
+                    offset: q)
             } else if c >= 0x80 {
                 ascii = false
+                p = q
                 try validateUTF8Run()
+                q = p
             } else {
-                p += 1
+                q &+= 1
             }
         }
-        let length = p - start
+        let length = q - start
         guard length <= Int(UInt32.max) else {
             throw Failure(code: .inputTooLarge, message: "a string is longer than 4 GiB", offset: start)
         }
-        p += 1  // closing quote
+        p = q &+ 1  // past the closing quote
         let flags = (escaped ? Tape.escapedFlag : 0) | (ascii ? Tape.asciiFlag : 0)
         entries.append(Tape.Entry(tag: .string, value: start, payload: UInt64(length) | flags))
     }
