@@ -1,5 +1,6 @@
 /// Lays out a ``JSON`` value as a tape, so ``TetherJSONDecoder`` can decode it without writing and re-parsing
-/// text. Strings are stored unescaped (their entries carry no escape flag); numbers store their JSON text.
+/// text. Strings are stored unescaped (their entries carry no escape flag, and the ASCII flag when they are ASCII);
+/// numbers store their JSON text.
 enum JSONTapeWriter {
     static func layOut(_ json: JSON) -> (bytes: [UInt8], entries: [Tape.Entry]) {
         var bytes: [UInt8] = []
@@ -44,6 +45,10 @@ enum JSONTapeWriter {
     private static func appendString(_ s: String, to entries: inout [Tape.Entry], bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: s.utf8)
-        entries.append(Tape.Entry(tag: .string, value: start, payload: UInt64(bytes.count - start)))
+        // Marked ASCII when it is, as the scanner does: a `String` made without the mark is not known to be in
+        // normal form, so hashing and comparing it take the standard library's slow paths.
+        let ascii = bytes[start...].allSatisfy { $0 < 0x80 }
+        let flags = ascii ? Tape.asciiFlag : 0
+        entries.append(Tape.Entry(tag: .string, value: start, payload: UInt64(bytes.count - start) | flags))
     }
 }

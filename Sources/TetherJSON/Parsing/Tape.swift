@@ -35,8 +35,9 @@ struct Tape {
     }
 
     static let escapedFlag: UInt64 = 1 << 32
-    /// A string whose bytes are all ASCII. A string without it may still be ASCII (the decoder's layout of a
-    /// ``JSON`` value never sets it): the flag only lets its `String` skip a scan for non-ASCII bytes.
+    /// A string whose bytes are all ASCII (set by the scanner and by the decoder's layout of a ``JSON`` value). Its
+    /// `String` is then made ASCII, which the standard library knows to be in normal form: without the flag, hashing
+    /// and comparing the string take the slower paths for text that may need normalizing.
     static let asciiFlag: UInt64 = 1 << 33
 
     /// The input the tape describes. Valid only while the parse call's buffer is.
