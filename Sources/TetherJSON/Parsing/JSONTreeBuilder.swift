@@ -3,7 +3,7 @@
 /// Counts are known from the tape, so every array and object is allocated once at its final size. Object keys
 /// repeat across the elements of a page, so they are interned twice over: an object whose keys are those of a recent
 /// object shares that object's key array (``ShapeCache``), and a key whose bytes match a recent key reuses that key's
-/// `String` instead of validating and allocating a new one (``KeyCache``).
+/// `String` instead of allocating a new one (``KeyCache``).
 enum JSONTreeBuilder {
     /// An open container: whether it is an object, its member or element count, and how many are still to come.
     private struct Open {

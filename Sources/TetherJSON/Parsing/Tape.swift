@@ -10,7 +10,8 @@
 /// - int, uint, double: header holds the text's byte offset, payload holds the bit pattern.
 /// - bigNumber: header holds the text's byte offset, payload its length.
 /// - string: header holds the byte offset of the first byte after the opening quote, payload holds the
-///   length in bytes (low 32 bits) and ``escapedFlag`` when the string holds backslash escapes.
+///   length in bytes (low 32 bits), ``escapedFlag`` when the string holds backslash escapes and ``asciiFlag``
+///   when all its bytes are ASCII.
 /// - array/object: header holds the index of the entry just past the container (its last descendant + 1),
 ///   payload holds the element or member count. Object members are key string, then value.
 struct Tape {
