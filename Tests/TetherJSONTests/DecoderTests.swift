@@ -289,7 +289,8 @@ private func path(_ error: any Error) -> String {
     }
 
     /// Decoded strings are made without a second UTF-8 check (the scan made one), told whether they are ASCII:
-    /// each must be the same `String` as Swift's own, alone, in arrays, as dictionary keys and through `JSON`.
+    /// each must be the same `String` as Swift's own, alone, in arrays, as dictionary keys and through `JSON`,
+    /// decoded from bytes and from a parsed value.
     @Test func decodedStringsAreTheSameStringsAsSwifts() throws {
         struct Texts: Codable, Equatable {
             var one: String
@@ -306,19 +307,24 @@ private func path(_ error: any Error) -> String {
             let original = Texts(
                 one: text, list: [text, "x", text], map: [text: text],
                 json: ["k": .string(text), text: [.string(text)]])
-            let decoded = try TetherJSONDecoder().decode(Texts.self, from: try TetherJSONEncoder().encode(original))
-            #expect(decoded == original)
-            let made: [String?] = [
-                decoded.one, decoded.list[0], decoded.list[2], decoded.map.keys.first, decoded.map[text],
-            ]
-            for string in made {
-                let string = try #require(string)
-                #expect(string.count == text.count)
-                #expect(string.utf16.count == text.utf16.count)
-                #expect(string.hashValue == text.hashValue)
-                #expect(string.reversed().elementsEqual(text.reversed()))
+            let bytes = try TetherJSONEncoder().encode(original)
+            // From bytes (the scanner's tape) and from a parsed value (the tape laid out from a `JSON`).
+            let fromBytes = try TetherJSONDecoder().decode(Texts.self, from: bytes)
+            let fromValue = try TetherJSONDecoder().decode(Texts.self, from: try JSONParser().parse(bytes))
+            for decoded in [fromBytes, fromValue] {
+                #expect(decoded == original)
+                let made: [String?] = [
+                    decoded.one, decoded.list[0], decoded.list[2], decoded.map.keys.first, decoded.map[text],
+                ]
+                for string in made {
+                    let string = try #require(string)
+                    #expect(string.count == text.count)
+                    #expect(string.utf16.count == text.utf16.count)
+                    #expect(string.hashValue == text.hashValue)
+                    #expect(string.reversed().elementsEqual(text.reversed()))
+                }
+                #expect(decoded.json[text]?[0]?.string?.count == text.count)
             }
-            #expect(decoded.json[text]?[0]?.string?.count == text.count)
         }
     }
 
