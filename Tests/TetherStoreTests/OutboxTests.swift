@@ -250,6 +250,28 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(try await harness.serverNotes().first { $0.id == 6 }?.title == "three")
     }
 
+    @Test func eachEditThroughTheOutboxReturnsTheServersVersionAfterIt() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let detail = store.entity(Note.self, id: 3)
+        await detail.load()
+        var note = try #require(detail.value)
+        for round in 1...3 {
+            // Each edit starts from what the previous one returned (the server's version, kept once decoded).
+            note.title = "round \(round)"
+            note.body += " +\(round)"
+            let saved = try await store.update(note)
+            let server = try #require(try await harness.serverNotes().first { $0.id == 3 })
+            #expect(saved == server)
+            #expect(saved.title == "round \(round)")
+            #expect(detail.value == server)
+            #expect(detail.writeStatus == nil)
+            note = saved
+        }
+        #expect(try await store.outbox?.entries().isEmpty == true)
+    }
+
     @Test func aRefusedEditIsKeptAsADraftUntilTheUserDiscardsIt() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }

@@ -1,5 +1,6 @@
 public import Foundation
 public import Observation
+import TetherJSON
 import TetherSync
 
 /// What the store knows about one entity: the value every list and detail view shows, and its sync state.
@@ -136,6 +137,36 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
             if sync == nil && newValue == value { return }
             syncState().serverValue = newValue
         }
+    }
+
+    /// ``serverValue`` as JSON, when known: what the server sent for it, or its encoding kept from an earlier write
+    /// (``encodedServerValue()``). Setting ``serverValue`` clears it.
+    var serverJSON: Data? {
+        get { sync?.serverJSON }
+        set {
+            if sync == nil && newValue == nil { return }
+            syncState().serverJSON = newValue
+        }
+    }
+
+    /// ``serverValue`` as JSON: the bytes kept in ``serverJSON``, or its encoding (then kept there), so an entity
+    /// edited many times is encoded once per server version.
+    ///
+    /// - Throws: the encoder's error.
+    func encodedServerValue() throws -> Data? {
+        if let kept = serverJSON { return kept }
+        guard let server = serverValue else { return nil }
+        let bytes = try TetherJSONEncoder().encode(server)
+        serverJSON = bytes
+        return bytes
+    }
+
+    /// The server's version from the confirmation of outbox entry `outboxID`, when this state applied it last: the
+    /// write's caller takes it instead of decoding the answer again.
+    func takeConfirmedValue(of outboxID: Int64) -> Entity? {
+        guard let confirmed = sync?.confirmed, confirmed.outboxID == outboxID else { return nil }
+        sync?.confirmed = nil
+        return confirmed.value
     }
 
     /// The entity's ETag, when a response for it carried one.
@@ -328,7 +359,13 @@ public final class Conflict<Entity: RemoteEntity>: Sendable {
 /// The part of an entity's state that only edited, observed or separately loaded entities need.
 @MainActor
 final class SyncState<Entity: RemoteEntity> {
-    var serverValue: Entity?
+    var serverValue: Entity? {
+        didSet { serverJSON = nil }
+    }
+    /// `serverValue` as JSON, when known (see ``EntityState/serverJSON``); cleared whenever `serverValue` is set.
+    var serverJSON: Data?
+    /// The server's version an outbox confirmation carried, by entry, until the write's caller takes it.
+    var confirmed: (outboxID: Int64, value: Entity)?
     var etag: String?
     var pendingEdits: [PendingEdit<Entity>] = []
     /// The store's write counter when a write to this entity (an update or a delete) last began.

@@ -210,7 +210,7 @@ extension EntityStore {
         let serverBytes: Data?
         do {
             bytes = try TetherJSONEncoder().encode(entity)
-            serverBytes = try record.serverValue.map { try TetherJSONEncoder().encode($0) }
+            serverBytes = try record.encodedServerValue()
         } catch {
             throw StoreError(.encoding("\(error)"))
         }
@@ -229,13 +229,14 @@ extension EntityStore {
             collectionPath: Entity.collectionPath, kind: .update, method: configuration.updateMethod.rawValue,
             value: bytes, idempotencyKey: options.idempotencyKey, serverValue: serverBytes, etag: record.etag,
             headers: options.headers, timeout: options.timeout)
+        let entry: OutboxEntry
         let outcome: OutboxOutcome
         do {
-            outcome = try await saveInOrder(draft, of: record, outbox: outbox) { entry in
+            (entry, outcome) = try await saveInOrder(draft, of: record, outbox: outbox) { entry in
                 if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
                     record.pendingEdits[index].outboxID = entry.id
                 }
-            }.outcome
+            }
         } catch {
             // Not saved anywhere: show what is left, and say so.
             record.pendingEdits.removeAll { $0.number == number }
@@ -249,6 +250,8 @@ extension EntityStore {
         switch outcome {
         case .confirmed(let body, _):
             noteWriteEnded(record)
+            // Decoded once: applying the confirmation kept the server's version.
+            if let confirmed = record.takeConfirmedValue(of: entry.id) { return confirmed }
             return (try? TetherJSONDecoder().decode(Entity.self, from: body)) ?? record.serverValue ?? entity
         case .failed(let error), .pending(let error):
             noteWriteEnded(record)
@@ -335,7 +338,7 @@ extension EntityStore {
         record.status = .syncing
         record.writeStatus = .queued
         record.changed()
-        let serverBytes = record.serverValue.flatMap { try? TetherJSONEncoder().encode($0) }
+        let serverBytes = (try? record.encodedServerValue()) ?? nil
         let entry: OutboxEntry
         let outcome: OutboxOutcome
         do {

@@ -91,7 +91,11 @@ extension EntityTable {
         case .update:
             break
         }
-        if let server { record.serverValue = server }
+        if let server {
+            record.serverValue = server
+            record.serverJSON = confirmation.serverValue
+            record.sync?.confirmed = (entry.id, server)
+        }
         record.etag = confirmation.etag
         if record.pendingEdits.isEmpty {
             if let server { record.value = server }
