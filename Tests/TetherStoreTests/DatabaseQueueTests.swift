@@ -30,6 +30,28 @@ import TetherSync
         #expect(try rows(queue, "next") == 1)
     }
 
+    @Test func aSoonWriteThatFailsHalfWayLeavesNothingAndTheOthersAndTheNextWriteLandOnce() throws {
+        let (database, folder) = try makeDatabase()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let queue = database.queue
+        queue.writeSoon { _ = try $0.run("INSERT INTO entity (type, id, value) VALUES ('T', 'first', x'7b7d')") }
+        queue.writeSoon { database in
+            _ = try database.run("INSERT INTO entity (type, id, value) VALUES ('T', 'half', x'7b7d')")
+            throw Refused()
+        }
+        queue.writeSoon { _ = try $0.run("INSERT INTO entity (type, id, value) VALUES ('T', 'last', x'7b7d')") }
+        let runs = Locked(0)
+        try queue.write { database in
+            runs.withLock { $0 += 1 }
+            _ = try database.run("INSERT INTO entity (type, id, value) VALUES ('T', 'next', x'7b7d')")
+        }
+        #expect(runs.withLock { $0 } == 1)
+        #expect(try rows(queue, "first") == 1)
+        #expect(try rows(queue, "half") == 0)
+        #expect(try rows(queue, "last") == 1)
+        #expect(try rows(queue, "next") == 1)
+    }
+
     @Test func whenTheNextWriteFailsTheSoonWritesStillLandAndItRunsOnce() throws {
         let (database, folder) = try makeDatabase()
         defer { try? FileManager.default.removeItem(at: folder) }

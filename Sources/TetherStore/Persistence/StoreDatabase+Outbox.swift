@@ -127,13 +127,9 @@ extension StoreDatabase {
         }
         let type = DatabaseValue.text(draft.entityType)
         let id = DatabaseValue.text(draft.entityID)
-        if draft.kind != .create, let server = draft.serverValue {
-            // The server's version the caller knows, for an entity the database has no row of: the write is then
-            // sent over it (If-Match, the changed fields). The row itself is never the local value.
-            try database.run(
-                "INSERT OR IGNORE INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
-                [type, id, .data(server), .optionalText(draft.etag)])
-        }
+        // The server's version the caller knows is saved for an entity the database has no row of: the write is
+        // then sent over it (If-Match, the changed fields). The row itself is never the local value.
+        let callersServerVersion = draft.kind == .create ? nil : draft.serverValue
         let key = draft.idempotencyKey ?? RandomKey.uuid()
         var entry = OutboxEntry(
             id: 0, entityType: draft.entityType, entityID: draft.entityID, collectionPath: draft.collectionPath,
@@ -141,11 +137,20 @@ extension StoreDatabase {
             lastError: nil, lastStatus: nil, value: draft.value)
         // Taken at once when no other write of the entity waits (a create's new temporary id has none).
         var claim: (body: Data?, ifMatch: String?)?
-        if lease != nil,
-            try database.scalarInt(
-                "SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ? AND entity_id = ?)", [type, id]) == 0
-        {
-            claim = try prepare(entry, in: database)
+        var takes = false
+        if lease != nil {
+            takes =
+                try database.scalarInt(
+                    "SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ? AND entity_id = ?)", [type, id]) == 0
+        }
+        if !takes {
+            if let server = callersServerVersion {
+                try database.run(
+                    "INSERT OR IGNORE INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
+                    [type, id, .data(server), .optionalText(draft.etag)])
+            }
+        } else {
+            claim = try prepare(entry, in: database, savingIfMissing: callersServerVersion, etag: draft.etag)
             entry.attempts = 1
         }
         let insert = try database.statement(
@@ -306,16 +311,29 @@ extension StoreDatabase {
     /// The request body and `If-Match` for an entry's first attempt: a create's value without its id, an update's
     /// fields that differ from the server's version the database holds (its whole value as PUT), over that
     /// version's ETag.
-    private static func prepare(_ entry: OutboxEntry, in database: Database) throws -> (Data?, String?) {
+    ///
+    /// With `missing` (the server's version the caller knows, and its ETag), an entity the database has no row of
+    /// gets that row, and the request is made over it: one look-up of the row for both.
+    private static func prepare(
+        _ entry: OutboxEntry, in database: Database, savingIfMissing missing: Data? = nil, etag missingETag: String? = nil
+    ) throws -> (Data?, String?) {
         let statement = try database.statement("SELECT value, etag FROM entity WHERE type = ? AND id = ?")
         try statement.bind([.text(entry.entityType), .text(entry.entityID)])
         var server: Data?
         var etag: String?
-        if try statement.step() {
+        let found = try statement.step()
+        if found {
             server = statement.data(0)
             etag = statement.text(1)
         }
         statement.reset()
+        if !found, let missing {
+            try database.run(
+                "INSERT INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
+                [.text(entry.entityType), .text(entry.entityID), .data(missing), .optionalText(missingETag)])
+            server = missing
+            etag = missingETag
+        }
         let ifMatch = entry.kind == .create ? nil : etag
         guard entry.kind != .delete, let valueBytes = entry.value else { return (nil, ifMatch) }
         guard case .object(let object) = try JSON(parsing: valueBytes) else {
