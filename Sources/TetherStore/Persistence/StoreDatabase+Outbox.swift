@@ -315,7 +315,8 @@ extension StoreDatabase {
     /// With `missing` (the server's version the caller knows, and its ETag), an entity the database has no row of
     /// gets that row, and the request is made over it: one look-up of the row for both.
     private static func prepare(
-        _ entry: OutboxEntry, in database: Database, savingIfMissing missing: Data? = nil, etag missingETag: String? = nil
+        _ entry: OutboxEntry, in database: Database, savingIfMissing missing: Data? = nil,
+        etag missingETag: String? = nil
     ) throws -> (Data?, String?) {
         let statement = try database.statement("SELECT value, etag FROM entity WHERE type = ? AND id = ?")
         try statement.bind([.text(entry.entityType), .text(entry.entityID)])
