@@ -119,13 +119,18 @@ enum StorePersistenceBench {
 
         // 4. Throughput through the outbox.
         if runs("outbox"),
-            let (direct, outbox) = await outboxThroughput(folder: folder, edits: options.quick ? 200 : 1_000)
+            let (direct, outbox, memory) = await outboxThroughput(folder: folder, edits: options.quick ? 200 : 1_000)
         {
             results.outbox = outbox / direct
             Bench.emit(
                 "store outbox-\(options.quick ? 200 : 1_000) \(Bench.format(outbox, 0)) edits/s "
                     + Bench.format(results.outbox, 3))
             Bench.note("#   directly \(Bench.format(direct, 0)) edits/s")
+            if let memory {
+                Bench.note(
+                    "#   through a store in memory (no outbox) \(Bench.format(memory, 0)) edits/s; "
+                        + "outbox / in memory \(Bench.format(outbox / memory, 3))")
+            }
         }
         return results
     }
@@ -339,7 +344,10 @@ enum StorePersistenceBench {
     /// Edits per second sent directly and through a store's outbox, against the local server: the edits go in
     /// rounds that alternate between the two (so a change in the machine's load falls on both), and the figures
     /// are the medians of the rounds' throughputs.
-    static func outboxThroughput(folder: URL, edits: Int) async -> (direct: Double, outbox: Double)? {
+    ///
+    /// A third side, printed for information only: the same edits through a store without a database, which sends
+    /// them itself (no outbox) on notes of its own; outbox / that = what the outbox adds to the store's own work.
+    static func outboxThroughput(folder: URL, edits: Int) async -> (direct: Double, outbox: Double, memory: Double?)? {
         guard let app = try? await TetherServerApp.start(.init(writes: .inMemory, rakutenRateLimit: false)) else {
             Bench.note("# outbox: the local server did not start")
             return nil
@@ -367,10 +375,23 @@ enum StorePersistenceBench {
             Bench.note("# outbox: the notes did not load")
             return nil
         }
+        let memoryStore = EntityStore(client: client, configuration: configuration)
+        var memoryNotes: [BenchNote] = []
+        for number in 1...10 {
+            let draft = ["title": "in memory \(number)", "body": "A note the store in memory edits."]
+            guard
+                let created = try? await client.send(
+                    Request<BenchNote>(path: "/notes", method: .post, body: .json(draft)))
+            else { continue }
+            let state = memoryStore.entity(BenchNote.self, id: created.value.id)
+            await state.load()
+            if let value = state.value { memoryNotes.append(value) }
+        }
         let rounds = 5
         let perRound = max(1, edits / rounds)
         var direct: [Double] = []
         var outbox: [Double] = []
+        var memory: [Double] = []
         var index = 0
         for _ in 0..<rounds {
             let directStart = Bench.now()
@@ -382,6 +403,22 @@ enum StorePersistenceBench {
                         path: "/notes/\(directIDs[index % directIDs.count])", method: .patch, body: .json(body)))
             }
             direct.append(Double(perRound) / (Bench.now() - directStart))
+            if !memoryNotes.isEmpty {
+                let memoryStart = Bench.now()
+                var failed = false
+                for _ in 0..<perRound {
+                    index += 1
+                    var note = memoryNotes[index % memoryNotes.count]
+                    note.title = "in memory \(index)"
+                    do { _ = try await memoryStore.update(note) } catch { failed = true }
+                }
+                if failed {
+                    Bench.note("# outbox: an edit through the store in memory failed")
+                    memoryNotes = []
+                } else {
+                    memory.append(Double(perRound) / (Bench.now() - memoryStart))
+                }
+            }
             let outboxStart = Bench.now()
             for _ in 0..<perRound {
                 index += 1
@@ -398,7 +435,7 @@ enum StorePersistenceBench {
         }
         let left = (try? await database.outboxEntries().count) ?? -1
         if left != 0 { Bench.note("# outbox: \(left) edits left waiting") }
-        return (median(direct), median(outbox))
+        return (median(direct), median(outbox), memory.isEmpty ? nil : median(memory))
     }
 }
 
