@@ -250,7 +250,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(try await harness.serverNotes().first { $0.id == 6 }?.title == "three")
     }
 
-    @Test func eachEditThroughTheOutboxReturnsTheServersVersionAfterIt() async throws {
+    @Test func eachWriteThroughTheOutboxReturnsTheServersVersionAfterIt() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }
         let store = try harness.store()
@@ -270,6 +270,13 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
             note = saved
         }
         #expect(try await store.outbox?.entries().isEmpty == true)
+        // A create returns the server's version too, under the server's id.
+        let draft = Note(id: Note.temporaryID(), title: "new 新しい", body: "created")
+        let created = try await store.create(draft)
+        let server = try #require(try await harness.serverNotes().first { $0.title == "new 新しい" })
+        #expect(created == server)
+        #expect(created.id > 0)
+        #expect(store.entity(Note.self, id: created.id).value == server)
     }
 
     @Test func aRefusedEditIsKeptAsADraftUntilTheUserDiscardsIt() async throws {

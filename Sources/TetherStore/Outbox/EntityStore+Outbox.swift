@@ -285,9 +285,10 @@ extension EntityStore {
             query.setIDs(query.ids + [draft.id], set: set)
         }
         table.entityChanged(record)
+        let entry: OutboxEntry
         let outcome: OutboxOutcome
         do {
-            outcome = try await saveInOrder(
+            (entry, outcome) = try await saveInOrder(
                 OutboxDraft(
                     entityType: Self.typeName(Entity.self), entityID: String(describing: draft.id),
                     collectionPath: Entity.collectionPath, kind: .create, method: "POST", value: bytes,
@@ -297,7 +298,7 @@ extension EntityStore {
                 if let index = record.pendingEdits.firstIndex(where: { $0.number == number }) {
                     record.pendingEdits[index].outboxID = entry.id
                 }
-            }.outcome
+            }
         } catch {
             record.pendingEdits.removeAll { $0.number == number }
             record.writeStatus = nil
@@ -308,6 +309,8 @@ extension EntityStore {
         }
         switch outcome {
         case .confirmed(let body, _):
+            // Decoded once, as for an update.
+            if let confirmed = record.takeConfirmedValue(of: entry.id) { return confirmed }
             guard let created = try? TetherJSONDecoder().decode(Entity.self, from: body) else {
                 throw StoreError(.encoding("the server's answer to the create could not be read"))
             }

@@ -137,21 +137,17 @@ extension StoreDatabase {
             lastError: nil, lastStatus: nil, value: draft.value)
         // Taken at once when no other write of the entity waits (a create's new temporary id has none).
         var claim: (body: Data?, ifMatch: String?)?
-        var takes = false
-        if lease != nil {
-            takes =
-                try database.scalarInt(
-                    "SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ? AND entity_id = ?)", [type, id]) == 0
-        }
-        if !takes {
-            if let server = callersServerVersion {
-                try database.run(
-                    "INSERT OR IGNORE INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
-                    [type, id, .data(server), .optionalText(draft.etag)])
-            }
-        } else {
+        let takes =
+            try lease != nil
+            && database.scalarInt(
+                "SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ? AND entity_id = ?)", [type, id]) == 0
+        if takes {
             claim = try prepare(entry, in: database, savingIfMissing: callersServerVersion, etag: draft.etag)
             entry.attempts = 1
+        } else if let server = callersServerVersion {
+            try database.run(
+                "INSERT OR IGNORE INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
+                [type, id, .data(server), .optionalText(draft.etag)])
         }
         let insert = try database.statement(
             """
