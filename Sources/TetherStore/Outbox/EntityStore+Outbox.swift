@@ -28,8 +28,9 @@ extension EntityStore {
             var pause: Duration = .seconds(1)
             while !Task.isCancelled {
                 let report = await outbox.sendAll(retries: .once)
-                guard let store = self else { return }
-                await store.refreshOutboxStatus()
+                // Never a strong reference across the wait below: the store's deinit is what ends this loop.
+                guard self != nil else { return }
+                await self?.refreshOutboxStatus()
                 // Writes still waiting, whether they failed for now or another process (or database connection)
                 // held them: look again after a pause, never only on the next signal.
                 let waiting = !report.pending.isEmpty
