@@ -153,6 +153,32 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(await harness.log.settledCount(prefix: "PATCH /notes/2", atLeast: 1) == 1)
     }
 
+    /// The outbox's first turn waits for the first screen read from disk, but not for ever: a store that shows no
+    /// list at all still sends what an earlier run left waiting.
+    @Test func aStoreThatShowsNothingStillSendsTheWritesAnEarlierRunLeft() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        do {
+            let online = try harness.store()
+            await online.query(Query<Note>.list("/notes")).load()
+            await online.flush()
+        }
+        let dead = try await harness.deadBaseURL()
+        do {
+            let offline = try harness.store(baseURL: dead)
+            let list = offline.query(Query<Note>.list("/notes"))
+            await list.load()
+            var edited = try #require(list.items.first { $0.id == 2 })
+            edited.title = "edited offline"
+            await #expect(throws: StoreError.self) { try await offline.update(edited) }
+            await offline.flush()
+        }
+        let store = try harness.store()
+        #expect(await sent(store))
+        #expect(try await harness.serverNotes().first { $0.id == 2 }?.title == "edited offline")
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/2", atLeast: 1) == 1)
+    }
+
     @Test func aListRestoredFromDiskShowsTheWritesThatWaitAndOnlyThem() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }

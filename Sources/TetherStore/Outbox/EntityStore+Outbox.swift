@@ -5,18 +5,25 @@ import TetherSync
 extension EntityStore {
     // MARK: - The background sender
 
-    /// Starts the loop that sends waiting writes: at once (an earlier run's), then whenever the server answers
-    /// again, and with growing pauses (1 s to 60 s) while it cannot be reached.
+    /// Starts the loop that sends waiting writes: an earlier run's once the first screen is shown (or after
+    /// ``outboxStartDelay``), then whenever the server answers again, and with growing pauses (1 s to 60 s) while
+    /// it cannot be reached.
+    ///
+    /// Its first turn (reading the outbox's counts, claiming and sending) would otherwise share the connection and
+    /// the cores with the first query's read from disk, and delay the first screen by a third.
     func startOutbox() {
         guard let outbox else { return }
         let wake = WakeSignal()
         outboxSignal = wake
+        let firstScreen = WakeSignal()
+        firstScreenShown = firstScreen
         let age = configuration.diskCacheTime
         let limit = configuration.diskEntityLimit
         outboxLoop = Task { [weak self] in
             if let smallest = try? await outbox.database.smallestTemporaryIntegerID() {
                 reserveTemporaryIDs(below: smallest)
             }
+            await firstScreen.wait(timeout: EntityStore.outboxStartDelay)
             // The disk's cache limits (what is older than the cache time, and entities past the limit, go), once
             // the start is over: it never delays the first screen. A store that goes away before then leaves it to
             // the next store on the database.
@@ -44,6 +51,10 @@ extension EntityStore {
             }
         }
     }
+
+    /// How long the outbox's first turn waits for the first screen at most: a store whose queries are not read
+    /// from disk (or that has none) starts sending after it.
+    static let outboxStartDelay: Duration = .milliseconds(50)
 
     /// Records whether the server answered; an answer after a silence wakes the outbox.
     func noteNetwork(reachable: Bool) {

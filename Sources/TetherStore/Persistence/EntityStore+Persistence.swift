@@ -124,12 +124,20 @@ extension EntityStore {
         let reading = Task.detached(priority: .userInitiated) {
             await Self.readQuery(Entity.self, type: type, key: key, limit: first, from: database)
         }
+        let firstScreen = firstScreenShown
         state.restoreTask = Task { [weak state] in
             let restored = await reading.value
-            guard let state else { return }
+            guard let state else {
+                firstScreen?.signal()
+                return
+            }
             state.restoreTask = nil
-            guard let restored, state.updatedAt == nil, state.ids.isEmpty else { return }
+            guard let restored, state.updatedAt == nil, state.ids.isEmpty else {
+                firstScreen?.signal()
+                return
+            }
             state.restore(restored.ids, entities: restored.entities, stored: restored.stored)
+            firstScreen?.signal()
             guard restored.stored.ids.count > first else { return }
             let rest = Array(restored.stored.ids.dropFirst(first))
             let more = await Self.readRows(Entity.self, type: type, ids: rest, from: database)
