@@ -71,35 +71,28 @@ extension EntityStore {
         _ entities: [Entity], type: String, key: String?, ids: [String]?, next: PageCursor?, total: Int?, at date: Date,
         in database: StoreDatabase
     ) async {
-        let rows = await encodeRows(entities)
-        try? await database.savePage(
-            type: type, rows: rows, query: key, ids: ids, next: next, totalCount: total, at: date)
-    }
-
-    /// The entities as rows, in order (those that fail to encode left out). A large page is encoded in parts at once,
-    /// one per processor (at least ``entitiesPerEncodingPart`` entities each), the first in the calling task.
-    nonisolated static func encodeRows<Entity: RemoteEntity>(_ entities: [Entity]) async -> [EntityRow] {
-        let parts = min(ProcessInfo.processInfo.activeProcessorCount, entities.count / entitiesPerEncodingPart)
-        guard parts > 1 else { return encodeRows(entities[...]) }
-        let size = (entities.count + parts - 1) / parts
-        return await withTaskGroup(of: (Int, [EntityRow]).self) { group in
-            for part in 1..<parts {
-                let slice = entities[(part * size)..<min(entities.count, (part + 1) * size)]
-                group.addTask { (part, encodeRows(slice)) }
-            }
-            var encoded = [[EntityRow]](repeating: [], count: parts)
-            encoded[0] = encodeRows(entities[..<size])
-            for await (part, rows) in group { encoded[part] = rows }
-            var rows: [EntityRow] = []
-            rows.reserveCapacity(entities.count)
-            for part in encoded { rows.append(contentsOf: part) }
-            return rows
+        let size = entitiesPerEncodingPart
+        guard entities.count >= 2 * size else {
+            let rows = encodeRows(entities[...])
+            try? await database.savePage(
+                type: type, rows: rows, query: key, ids: ids, next: next, totalCount: total, at: date)
+            return
         }
+        // A large page: its parts are encoded on other threads while the transaction writes those made already.
+        let parts = EncodedParts(count: (entities.count + size - 1) / size)
+        parts.start(workers: ProcessInfo.processInfo.activeProcessorCount) { index in
+            encodeRows(entities[(index * size)..<min(entities.count, (index + 1) * size)])
+        }
+        try? await database.savePage(
+            type: type, parts: parts.count, part: { parts.take($0) }, query: key, ids: ids, next: next,
+            totalCount: total, at: date)
     }
 
-    /// The fewest entities worth a part of their own in ``encodeRows(_:)``.
+    /// The size of the parts of a large page that ``save(_:type:key:ids:next:total:at:in:)`` encodes while it
+    /// writes; a page of fewer than two parts is encoded in one go.
     nonisolated static let entitiesPerEncodingPart = 256
 
+    /// The entities as rows, in order; those that fail to encode are left out.
     private nonisolated static func encodeRows<Entity: RemoteEntity>(_ entities: ArraySlice<Entity>) -> [EntityRow] {
         let encoder = TetherJSONEncoder()
         var rows: [EntityRow] = []

@@ -39,8 +39,20 @@ extension StoreDatabase {
         type: String, rows: [EntityRow], query key: String?, ids: [String]?, next: PageCursor?, totalCount: Int?,
         at date: Date
     ) async throws(StoreError) {
+        try await savePage(
+            type: type, parts: 1, part: { _ in rows }, query: key, ids: ids, next: next, totalCount: totalCount,
+            at: date)
+    }
+
+    /// ``savePage(type:rows:query:ids:next:totalCount:at:)`` with the rows in `parts` parts, written in order in
+    /// one transaction as `part` hands each over: it may block until the part is made (encoded on other threads
+    /// meanwhile), so that making the rows and writing them overlap.
+    func savePage(
+        type: String, parts: Int, part: @escaping @Sendable (Int) -> [EntityRow], query key: String?, ids: [String]?,
+        next: PageCursor?, totalCount: Int?, at date: Date
+    ) async throws(StoreError) {
         try await write { database in
-            try Self.upsert(rows, type: type, at: date, in: database)
+            for index in 0..<parts { try Self.upsert(part(index), type: type, at: date, in: database) }
             if let key, let ids {
                 try database.run(
                     """
