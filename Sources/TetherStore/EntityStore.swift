@@ -68,9 +68,9 @@ public final class EntityStore {
     /// The pass over the disk's cache limits, 10 s after the store starts; cancelled when the store goes.
     var pruneTask: Task<Void, Never>?
     var outboxSignal: WakeSignal?
-    /// Signalled when a query has shown its saved rows (the first screen): the outbox's first turn waits for it, up
-    /// to ``outboxStartDelay``.
-    var firstScreenShown: WakeSignal?
+    /// Opened when a query has read its saved rows from disk (the first screen, then the rest): the outbox's first
+    /// turn and the reads of waiting writes into entity states wait for it, up to ``outboxStartDelay``.
+    var firstScreenShown: FirstScreenGate?
     /// Counts this process's changes to ``outboxStatus``, so a slower read of the database cannot undo one.
     var outboxStatusVersion: UInt64 = 0
     /// Writes of this store between the start of their save and their count in ``outboxStatus``: a count read from

@@ -217,6 +217,26 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         #expect(others == saved.filter { $0.id != 2 && $0.id != 3 })
     }
 
+    /// A store reserves the temporary ids that wait in its database's outbox as it is made, before any code can
+    /// make a new one: a draft made right after never takes the id of an earlier run's waiting create.
+    @Test func aDraftMadeAtOnceAfterARestartNeverReusesAWaitingCreatesID() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let dead = try await harness.deadBaseURL()
+        // Far below any id this process has made: only the reservation can take the counter past it.
+        let waitingID = min(Note.temporaryID(), 0) - 1_000_000
+        do {
+            let offline = try harness.store(baseURL: dead)
+            let draft = Note(id: waitingID, title: "waiting create", body: "")
+            await #expect(throws: StoreError.self) { try await offline.create(draft) }
+            #expect(offline.outboxStatus.count == 1)
+        }
+        let restarted = try harness.store(baseURL: dead)
+        let next = Note.temporaryID()
+        #expect(next < waitingID)
+        withExtendedLifetime(restarted) {}
+    }
+
     @Test func aCreateAndAnEditMadeOfflineGoOutInOrderToTheServersID() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }

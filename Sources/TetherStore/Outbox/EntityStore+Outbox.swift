@@ -15,14 +15,13 @@ extension EntityStore {
         guard let outbox else { return }
         let wake = WakeSignal()
         outboxSignal = wake
-        let firstScreen = WakeSignal()
+        let firstScreen = FirstScreenGate()
         firstScreenShown = firstScreen
+        // Before anything can make a temporary id: none reuses one that waits in the outbox from an earlier run.
+        reserveTemporaryIDs(below: outbox.database.smallestTemporaryIntegerID)
         let age = configuration.diskCacheTime
         let limit = configuration.diskEntityLimit
         outboxLoop = Task { [weak self] in
-            if let smallest = try? await outbox.database.smallestTemporaryIntegerID() {
-                reserveTemporaryIDs(below: smallest)
-            }
             await firstScreen.wait(timeout: EntityStore.outboxStartDelay)
             // The disk's cache limits (what is older than the cache time, and entities past the limit, go), once
             // the start is over: it never delays the first screen. A store that goes away before then leaves it to
@@ -52,8 +51,8 @@ extension EntityStore {
         }
     }
 
-    /// How long the outbox's first turn waits for the first screen at most: a store whose queries are not read
-    /// from disk (or that has none) starts sending after it.
+    /// How long the outbox's first turn (and the reads of waiting writes into entity states) wait for the first
+    /// screen at most: a store whose queries are not read from disk (or that has none) goes on after it.
     static let outboxStartDelay: Duration = .milliseconds(50)
 
     /// Records whether the server answered; an answer after a silence wakes the outbox.
@@ -435,6 +434,31 @@ extension EntityStore {
             type: Self.typeName(Entity.self), entityID: String(describing: state.id))
         for entry in entries.reversed() { try await outbox.discard(entry.id) }
         sendWaitingWrites()
+    }
+}
+
+/// Opens once, for any number of waiters: those that come before wait (each up to its own timeout, or until
+/// its task is cancelled), those that come after pass at once.
+final class FirstScreenGate: Sendable {
+    private let state = Locked<(isOpen: Bool, waiters: [WakeSignal])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { state -> [WakeSignal] in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.signal() }
+    }
+
+    /// Returns once the gate is open, or after `timeout`.
+    func wait(timeout: Duration) async {
+        let signal = WakeSignal()
+        let isOpen = state.withLock { state -> Bool in
+            if !state.isOpen { state.waiters.append(signal) }
+            return state.isOpen
+        }
+        if !isOpen { await signal.wait(timeout: timeout) }
     }
 }
 

@@ -119,18 +119,14 @@ extension EntityStore {
         }
         let firstScreen = firstScreenShown
         state.restoreTask = Task { [weak state] in
+            // Once the query's saved rows are read, the first screenful and the rest: the reads that wait for it
+            // (see ``firstScreenShown``) then no longer share the connection and the cores with these.
+            defer { firstScreen?.open() }
             let restored = await reading.value
-            guard let state else {
-                firstScreen?.signal()
-                return
-            }
+            guard let state else { return }
             state.restoreTask = nil
-            guard let restored, state.updatedAt == nil, state.ids.isEmpty else {
-                firstScreen?.signal()
-                return
-            }
+            guard let restored, state.updatedAt == nil, state.ids.isEmpty else { return }
             state.restore(restored.ids, entities: restored.entities, stored: restored.stored)
-            firstScreen?.signal()
             guard restored.stored.ids.count > first else { return }
             let rest = Array(restored.stored.ids.dropFirst(first))
             let more = await Self.readRows(Entity.self, type: type, ids: rest, from: database)
@@ -211,11 +207,17 @@ extension EntityStore {
     }
 
     /// Reads the writes of `table`'s type that wait in the outbox (left by an earlier run or another process) into
-    /// the entities' states, so that they show as waiting and are sent.
+    /// the entities' states, so that they show as waiting and are sent; once the first screen is shown, or
+    /// ``outboxStartDelay`` after the store started.
     func restoreWrites<Entity>(of table: EntityTable<Entity>) {
         guard let database else { return }
         let type = Self.typeName(Entity.self)
+        let firstScreen = firstScreenShown
         Task {
+            // After the first screen: this read would share the connection with that screen's and delay it. The
+            // rows it shows carry their waiting writes already (`StoreDatabase.entities(type:ids:in:)`); only
+            // their states' status waits.
+            await firstScreen?.wait(timeout: Self.outboxStartDelay)
             guard let entries = try? await database.outboxEntries(type: type), !entries.isEmpty else { return }
             let decoder = TetherJSONDecoder()
             for entry in entries {

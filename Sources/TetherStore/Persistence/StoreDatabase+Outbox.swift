@@ -549,12 +549,9 @@ extension StoreDatabase {
         }
     }
 
-    /// The smallest temporary integer id the outbox holds (ids below zero), so new temporary ids never reuse one.
-    func smallestTemporaryIntegerID() async throws(StoreError) -> Int {
-        try await read { database in
-            Int(
-                try database.scalarInt(
-                    "SELECT MIN(CAST(entity_id AS INTEGER)) FROM outbox WHERE entity_id GLOB '-[0-9]*'"))
-        }
+    /// The smallest temporary integer id the outbox holds (ids below zero; 0 when it holds none), so new temporary
+    /// ids never reuse one.
+    static func smallestTemporaryIntegerID(in database: Database) throws -> Int {
+        Int(try database.scalarInt("SELECT MIN(CAST(entity_id AS INTEGER)) FROM outbox WHERE entity_id GLOB '-[0-9]*'"))
     }
 }

@@ -33,6 +33,9 @@ public final class StoreDatabase: Sendable {
     let queue: DatabaseQueue
     /// Names this process in outbox leases.
     let owner: String
+    /// The smallest temporary integer id the outbox held when the file was opened (0 when none): a store reserves
+    /// the ids down to it before anything can make a new one.
+    let smallestTemporaryIntegerID: Int
 
     /// Opens the database at `url`, creating it (and its folder) if needed, and brings its schema up to date.
     ///
@@ -55,6 +58,8 @@ public final class StoreDatabase: Sendable {
         }
         do {
             queue = try DatabaseQueue(path: url.path, migrator: migrator)
+            // 0 when the schema has no outbox (a migrator that stops before it, in tests).
+            smallestTemporaryIntegerID = (try? queue.read(Self.smallestTemporaryIntegerID(in:))) ?? 0
         } catch let error as DatabaseError where error.isCorruption {
             let moved = Self.moveAside(url)
             throw StoreError(
