@@ -184,10 +184,11 @@ public final class EntityStore {
     /// Puts server versions of entities into the store (from a response the app fetched itself), as a query would.
     public func insert<Entity: RemoteEntity>(_ entities: [Entity]) {
         let table = table(for: Entity.self)
+        // First: the disk's copy is encoded and written on other threads while the states are made here.
+        persist(entities, of: nil)
         let now = Date()
         table.records.reserveCapacity(table.records.count + entities.count)
         for entity in entities { table.ingest(entity, etag: nil, at: now) }
-        persist(entities, of: nil)
     }
 
     /// Tells the queries that contain `state` that it changed.
