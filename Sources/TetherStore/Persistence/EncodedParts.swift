@@ -4,8 +4,10 @@ import Foundation
 /// The rows of a large page, made in parts by worker threads and taken in order by the transaction that writes
 /// them, so that encoding and writing overlap.
 ///
-/// - Thread safety: `Sendable`; the parts are behind a condition lock. The workers run on global dispatch queues,
-///   never on the concurrency pool, so a writer that blocks in ``take(_:)`` on a pool thread cannot starve them.
+/// - Thread safety: `Sendable`; the parts are behind a condition lock. Each worker runs on a serial dispatch queue
+///   of its own, which gets a thread of its own even when every thread of the concurrency pool and of the global
+///   queues is blocked (say on the database's lock, which the writer waiting in ``take(_:)`` holds): the workers
+///   can always finish, so the writer never waits for ever.
 final class EncodedParts: @unchecked Sendable {
     /// The number of parts.
     let count: Int
@@ -20,8 +22,8 @@ final class EncodedParts: @unchecked Sendable {
 
     /// Starts `workers` threads that make the parts in order, each with `make`; every part is made exactly once.
     func start(workers: Int, make: @escaping @Sendable (Int) -> [EntityRow]) {
-        for _ in 0..<max(1, min(workers, count)) {
-            DispatchQueue.global(qos: .userInitiated).async {
+        for worker in 0..<max(1, min(workers, count)) {
+            DispatchQueue(label: "tether.store.encoding.\(worker)", qos: .userInitiated).async {
                 while let index = self.claim() {
                     let rows = make(index)
                     self.condition.lock()
