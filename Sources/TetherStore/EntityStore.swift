@@ -139,6 +139,11 @@ public final class EntityStore {
             Outbox(database: $0, client: client) { event in await reference.store?.handle(event) }
         }
         reference.store = self
+        if let summary = database?.outboxSummaryAtOpen {
+            outboxStatus.count = summary.count
+            outboxStatus.failedCount = summary.failed
+            outboxStatus.oldest = summary.oldest
+        }
         if database != nil { startOutbox() }
         if let interval = configuration.collectionInterval {
             collector = Task { [weak self] in

@@ -539,14 +539,15 @@ extension StoreDatabase {
     }
 
     /// The number of entries, and the oldest one's date.
-    func outboxSummary() async throws(StoreError) -> (count: Int, oldest: Date?, failed: Int) {
-        try await read { database in
-            let statement = try database.statement(
-                "SELECT COUNT(*), MIN(created_at), SUM(state != 'queued') FROM outbox")
-            guard try statement.step() else { return (0, nil, 0) }
-            let count = statement.int(0)
-            return (count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double(1)), statement.int(2))
-        }
+    func outboxSummary() async throws(StoreError) -> OutboxSummary {
+        try await read(Self.outboxSummary(in:))
+    }
+
+    static func outboxSummary(in database: Database) throws -> OutboxSummary {
+        let statement = try database.statement("SELECT COUNT(*), MIN(created_at), SUM(state != 'queued') FROM outbox")
+        guard try statement.step() else { return (0, nil, 0) }
+        let count = statement.int(0)
+        return (count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double(1)), statement.int(2))
     }
 
     /// The smallest temporary integer id the outbox holds (ids below zero; 0 when it holds none), so new temporary

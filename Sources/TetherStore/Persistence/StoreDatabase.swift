@@ -9,6 +9,9 @@ public import Foundation
     import Darwin
 #endif
 
+/// The outbox's entries, the oldest one's date, and how many have failed.
+typealias OutboxSummary = (count: Int, oldest: Date?, failed: Int)
+
 /// A store's SQLite database: the entities and query results it last saw, and the outbox of writes not yet
 /// confirmed by the server.
 ///
@@ -36,6 +39,9 @@ public final class StoreDatabase: Sendable {
     /// The smallest temporary integer id the outbox held when the file was opened (0 when none): a store reserves
     /// the ids down to it before anything can make a new one.
     let smallestTemporaryIntegerID: Int
+    /// The outbox's counts when the file was opened, which a new store shows until it reads them again: a screen
+    /// says how many writes wait from its first frame.
+    let outboxSummaryAtOpen: OutboxSummary
 
     /// Opens the database at `url`, creating it (and its folder) if needed, and brings its schema up to date.
     ///
@@ -60,6 +66,7 @@ public final class StoreDatabase: Sendable {
             queue = try DatabaseQueue(path: url.path, migrator: migrator)
             // 0 when the schema has no outbox (a migrator that stops before it, in tests).
             smallestTemporaryIntegerID = (try? queue.read(Self.smallestTemporaryIntegerID(in:))) ?? 0
+            outboxSummaryAtOpen = (try? queue.read(Self.outboxSummary(in:))) ?? (0, nil, 0)
         } catch let error as DatabaseError where error.isCorruption {
             let moved = Self.moveAside(url)
             throw StoreError(
