@@ -35,6 +35,13 @@ final class OutboxHarness {
         }
     }
 
+    /// Loads the notes list with the server up, so that the database holds it for the stores made after.
+    func saveTheNotesOnline() async throws {
+        let online = try store()
+        await online.query(Query<Note>.list("/notes")).load()
+        await online.flush()
+    }
+
     /// A new store over the database file, as after a restart.
     func store(baseURL: URL? = nil, retries: Outbox.Retries = .once) throws -> EntityStore {
         var configuration = EntityStore.Configuration()
@@ -116,12 +123,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
     @Test func anEditMadeWhileTheServerIsDownIsKeptAndSentWhenAStoreStartsWithTheServerUp() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }
-        do {
-            let online = try harness.store()
-            let list = online.query(Query<Note>.list("/notes"))
-            await list.load()
-            await online.flush()
-        }
+        try await harness.saveTheNotesOnline()
         let dead = try await harness.deadBaseURL()
         do {
             let offline = try harness.store(baseURL: dead)
@@ -158,11 +160,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
     @Test func aStoreThatShowsNothingStillSendsTheWritesAnEarlierRunLeft() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }
-        do {
-            let online = try harness.store()
-            await online.query(Query<Note>.list("/notes")).load()
-            await online.flush()
-        }
+        try await harness.saveTheNotesOnline()
         let dead = try await harness.deadBaseURL()
         do {
             let offline = try harness.store(baseURL: dead)
@@ -182,11 +180,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
     @Test func aListRestoredFromDiskShowsTheWritesThatWaitAndOnlyThem() async throws {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }
-        do {
-            let online = try harness.store()
-            await online.query(Query<Note>.list("/notes")).load()
-            await online.flush()
-        }
+        try await harness.saveTheNotesOnline()
         let dead = try await harness.deadBaseURL()
         // A store that starts with nothing waiting reads the saved rows as the server sent them.
         var saved: [Note] = []
@@ -682,11 +676,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
         let harness = try await OutboxHarness()
         defer { Task { await harness.stop() } }
         let dead = try await harness.deadBaseURL()
-        do {
-            let online = try harness.store()
-            await online.query(Query<Note>.list("/notes")).load()
-            await online.flush()
-        }
+        try await harness.saveTheNotesOnline()
         let store = try harness.store(baseURL: dead)
         let live = store.liveQuery(of: Note.self)
         live.select(.list("/notes"))
