@@ -164,3 +164,37 @@ struct NumberConversionTests {
         }
     }
 }
+
+/// A number too large for a `Double` is an error when decoded as one (as with Foundation's decoder), never an
+/// infinity that the encoder could not write back: in a member, an array and an optional, short and long.
+struct OutOfRangeDoubleDecodingTests {
+    struct Rated: Codable {
+        var rating: Double?
+        var scores: [Double]?
+        var weight: Float?
+    }
+
+    @Test(arguments: [
+        #"{"rating": 1e400}"#, #"{"rating": -1e400}"#,
+        #"{"rating": 4.51111111111111111111111111111111111111e111111111111111113}"#,
+        #"{"scores": [1.5, 1e400]}"#, #"{"weight": 1e39}"#,
+    ])
+    func aNumberOutOfRangeIsADataCorruptedError(text: String) throws {
+        let error = #expect(throws: DecodingError.self) {
+            try TetherJSONDecoder().decode(Rated.self, from: Data(text.utf8))
+        }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        #expect(context.debugDescription.contains("does not fit in"))
+    }
+
+    @Test func numbersInRangeStillDecode() throws {
+        let text = #"{"rating": 1.7976931348623157e308, "scores": [0.5, -2, 1e-300], "weight": 3.4e38}"#
+        let rated = try TetherJSONDecoder().decode(Rated.self, from: Data(text.utf8))
+        #expect(rated.rating == .greatestFiniteMagnitude)
+        #expect(rated.scores == [0.5, -2, 1e-300])
+        #expect(rated.weight == 3.4e38)
+    }
+}

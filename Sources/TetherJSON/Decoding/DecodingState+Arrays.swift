@@ -64,7 +64,8 @@ extension DecodingState {
     @inline(__always)
     static func double(_ entry: Tape.Entry) -> Double? {
         switch entry.tag {
-        case .double: Double(bitPattern: entry.payload)
+        // Not finite: out of range, which the element's full read reports.
+        case .double: Double(bitPattern: entry.payload).isFinite ? Double(bitPattern: entry.payload) : nil
         case .int: Double(Int64(bitPattern: entry.payload))
         case .uint: Double(entry.payload)
         default: nil

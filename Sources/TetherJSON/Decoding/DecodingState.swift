@@ -199,20 +199,25 @@ final class DecodingState {
         default:
             throw mismatch(type, at: index, parent, segment)
         }
-        throw DecodingError.dataCorrupted(
-            DecodingError.Context(
-                codingPath: parent.path(appending: segment),
-                debugDescription: "Parsed JSON number <\(tape.numberText(at: index))> does not fit in \(type)."))
+        throw tooLarge(type, at: index, parent, segment)
     }
 
+    /// A number whose exponent is too large for a `Double` (`1e400`) does not fit: it throws, as Foundation's
+    /// decoder does, instead of decoding as an infinity that no JSON text can hold.
     @inline(__always)
     func double(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Double {
         let entry = tape.entries[index]
         switch entry.tag {
-        case .double: return Double(bitPattern: entry.payload)
+        case .double:
+            let value = Double(bitPattern: entry.payload)
+            if value.isFinite { return value }
+            throw tooLarge(Double.self, at: index, parent, segment)
         case .int: return Double(Int64(bitPattern: entry.payload))
         case .uint: return Double(entry.payload)
-        case .bigNumber: return tape.number(at: index).double
+        case .bigNumber:
+            let value = tape.number(at: index).double
+            if value.isFinite { return value }
+            throw tooLarge(Double.self, at: index, parent, segment)
         case .string:
             if case .convertFromString(let positiveInfinity, let negativeInfinity, let nan) = floatStrategy {
                 let text = tape.string(at: index)
@@ -224,6 +229,16 @@ final class DecodingState {
         default:
             throw mismatch(Double.self, at: index, parent, segment)
         }
+    }
+
+    /// The error for a number that does not fit in `type`.
+    func tooLarge(_ type: Any.Type, at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment)
+        -> DecodingError
+    {
+        DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: parent.path(appending: segment),
+                debugDescription: "Parsed JSON number <\(tape.numberText(at: index))> does not fit in \(type)."))
     }
 
     func float(at index: Int, _ parent: CodingPathNode, _ segment: CodingPathNode.Segment) throws -> Float {

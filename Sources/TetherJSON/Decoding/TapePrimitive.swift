@@ -47,7 +47,10 @@ extension Double: TapePrimitive {
     static func readPlain(_ state: DecodingState, at index: Int) throws -> Double? {
         let entry = state.tape.entries[index]
         switch entry.tag {
-        case .double: return Double(bitPattern: entry.payload)
+        case .double:
+            // Not finite: out of range, which the full read reports.
+            let value = Double(bitPattern: entry.payload)
+            return value.isFinite ? value : nil
         case .int: return Double(Int64(bitPattern: entry.payload))
         default: return nil
         }
