@@ -188,9 +188,10 @@ extension EntityStore {
         await previousGate?.wait()
         if previous == nil, record.writeStatus == .queued { record.writeStatus = .sending }
         let entry: OutboxEntry
-        let sent: (outcome: OutboxOutcome, event: OutboxEvent?)?
+        let sent: ChainLink.Outcome?
+        let link: ChainLink?
         do {
-            (entry, sent) = try await outbox.saveAndSend(
+            (entry, sent, link) = try await outbox.saveAndSend(
                 draft, retries: configuration.outboxRetries, saved: gate, unrecorded: unrecordedWrites)
         } catch {
             outboxStatusVersion &+= 1
@@ -207,6 +208,15 @@ extension EntityStore {
             await previous?.wait()
             if let event = sent.event { await handle(event) }
             return (entry, sent.outcome)
+        }
+        if let link {
+            // Sent by the entity's send chain as soon as the previous write is confirmed.
+            if let result = await link.result() {
+                await previous?.wait()
+                if let event = result.event { await handle(event) }
+                return (entry, result.outcome)
+            }
+            outbox.releaseChained(entry)
         }
         // An earlier write of the entity waited: this one goes after it.
         return (entry, await send(entry.id, after: previous, of: record, outbox: outbox))

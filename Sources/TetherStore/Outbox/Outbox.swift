@@ -68,9 +68,13 @@ public actor Outbox {
     /// Attempts running now, so that two senders in this process (a mutation and the background loop) share one
     /// attempt instead of sending the same entry twice at once.
     private var inFlight: [Int64: Task<Attempt, Never>] = [:]
-    /// Entries taken when they were saved (``saveAndSend(_:retries:saved:unrecorded:)``) and not yet sent once: the
-    /// other senders of this process leave them alone.
-    private nonisolated let reserved = ReservedEntries()
+    /// Entries this connection is sending or about to send (taken at their saving, waiting in a send chain, or in
+    /// an attempt): every other sender over the connection leaves them alone. The database's, shared by every
+    /// outbox over it (they all lease under one name).
+    private nonisolated var reserved: ReservedEntries { database.takenEntries }
+    /// The entities whose updates this connection sends back to back (the database's, shared by every outbox
+    /// over it).
+    private nonisolated var chains: SendChains { database.sendChains }
 
     public init(database: StoreDatabase, client: HTTPClient) {
         self.init(database: database, client: client, onEvent: nil)
@@ -112,8 +116,14 @@ public actor Outbox {
     /// thread: the transaction runs on that task's thread, `saved` is opened right after the commit (from that
     /// thread), and the send follows there with no hop between. The caller is resumed once, at the end.
     ///
-    /// - Returns: the entry, and the outcome of its first send (with the event that outcome makes) when it was
-    ///   taken; `nil` when it waits behind an earlier write of its entity.
+    /// An update saved while the entity's earlier updates are being sent by this process joins their
+    /// ``SendChains`` chain: it is sent as soon as the one before it is confirmed, by the task that sent that one,
+    /// and the caller is resumed right after the commit with the link to await for its outcome.
+    ///
+    /// - Returns: the entry; the outcome of its first send (with the event that outcome makes) when it was taken;
+    ///   the link whose ``ChainLink/result()`` gives its outcome when it joined a chain (`nil` there: the chain
+    ///   stopped first, send it the ordinary way after calling ``releaseChained(_:)``). Neither when it waits
+    ///   behind an earlier write of its entity.
     ///
     /// The send runs in the caller's task: a caller cancelled meanwhile makes it a transient failure, and the entry
     /// stays queued for the next pass (same `Idempotency-Key`).
@@ -123,34 +133,148 @@ public actor Outbox {
     ///     tell a write whose caller has yet to record it (the caller removes it once recorded).
     @concurrent nonisolated func saveAndSend(
         _ draft: OutboxDraft, retries: Retries, saved: SaveGate, unrecorded: ReservedEntries
-    ) async throws(StoreError) -> (entry: OutboxEntry, sent: (outcome: OutboxOutcome, event: OutboxEvent?)?) {
+    ) async throws(StoreError) -> (entry: OutboxEntry, sent: ChainLink.Outcome?, link: ChainLink?) {
         let reserved = reserved
         let database = database
-        let result: Result<(OutboxEntry, (OutboxOutcome, OutboxEvent?)?), StoreError>
-        let committed: (OutboxEntry, ClaimedEntry?)
+        let chains = chains
+        let key = draft.entityType + "\u{0}" + draft.entityID
+        // Set inside the transaction: how the write joined its entity's chain, or the token of the chain it begins.
+        let chain = Locked<(joined: SendChains.Joined?, began: Int?)>((nil, nil))
+        let committed: (entry: OutboxEntry, claimed: ClaimedEntry?, chained: Bool)
         do throws(StoreError) {
             committed = try await database.enqueueClaiming(
                 draft,
+                joinChain: { eligible in
+                    let joined = chains.join(key, eligible: eligible)
+                    chain.withLock { $0.joined = joined }
+                    return joined != nil
+                },
                 reserve: { id, claimed in
                     unrecorded.ids.withLock { _ = $0.insert(id) }
-                    if claimed { reserved.ids.withLock { _ = $0.insert(id) } }
+                    guard claimed else { return }
+                    reserved.ids.withLock { _ = $0.insert(id) }
+                    // First of its entity: an update begins the entity's chain, before the entity's next write can
+                    // be saved (it may join); any other write ends the chain left from before.
+                    if chain.withLock({ $0.joined == nil }) {
+                        if draft.kind == .update {
+                            let token = chains.begin(key)
+                            chain.withLock { $0.began = token }
+                        } else {
+                            _ = chains.join(key, eligible: false)
+                        }
+                    }
                 },
-                then: { entry, claimed in (entry, claimed) })
-            saved.open()
-            if let claimed = committed.1 {
-                let sent = await self.sendClaimed(claimed, retries: retries)
-                result = .success((committed.0, sent))
-            } else {
-                result = .success((committed.0, nil))
-            }
+                then: { entry, claimed, chained in (entry, claimed, chained) })
         } catch {
+            switch chain.withLock({ $0.joined }) {
+            case .link(let link)?:
+                chains.remove(link, key: key)
+                link.committed(nil)
+            case .restart(let token, _, _)?:
+                chains.stop(key, token: token)
+            case nil:
+                if let token = chain.withLock({ $0.began }) { chains.stop(key, token: token) }
+            }
             saved.open()
-            result = .failure(error)
+            throw error
         }
-        switch result {
-        case .success(let value): return (value.0, value.1.map { (outcome: $0.0, event: $0.1) })
-        case .failure(let error): throw error
+        let (joined, began) = chain.withLock { ($0.joined, $0.began) }
+        switch (joined, committed.claimed) {
+        case (.link(let link)?, let claimed?):
+            link.committed(claimed)
+            saved.open()
+            return (committed.entry, nil, link)
+        case (.restart(let token, let server, let etag)?, let claimed?):
+            saved.open()
+            let sent = await sendChained(claimed, over: server, etag: etag, retries: retries)
+            continueChain(key, token: token, after: sent, retries: retries)
+            return (committed.entry, sent, nil)
+        case (_, let claimed?):
+            saved.open()
+            let sent = await sendClaimed(claimed, retries: retries)
+            if let began { continueChain(key, token: began, after: sent, retries: retries) }
+            return (committed.entry, sent, nil)
+        case (_, nil):
+            saved.open()
+            return (committed.entry, nil, nil)
         }
+    }
+
+    /// After a chained entity's write was sent: sends the next one that waits from a task of its own, or lets the
+    /// chain rest (none waits) or ends it (this one was not confirmed with the server's version).
+    private nonisolated func continueChain(
+        _ key: String, token: Int, after sent: ChainLink.Outcome, retries: Retries
+    ) {
+        guard case .confirmed = sent.outcome, case .confirmed(let confirmation)? = sent.event,
+            let server = confirmation.serverValue
+        else {
+            chains.stop(key, token: token)
+            return
+        }
+        let etag = confirmation.etag
+        guard let next = chains.next(key, token: token, server: server, etag: etag) else { return }
+        Task.detached {
+            await self.runChain(key, token: token, from: next, over: server, etag: etag, retries: retries)
+        }
+    }
+
+    /// Sends the links of a chain one after another, each over the server's version the previous one's answer
+    /// gave, until none waits or one is not confirmed.
+    private nonisolated func runChain(
+        _ key: String, token: Int, from first: ChainLink, over server: Data, etag: String?, retries: Retries
+    ) async {
+        var link = first
+        var server = server
+        var etag = etag
+        while true {
+            guard let claimed = await link.entry() else {
+                link.finish(nil)
+                chains.stop(key, token: token)
+                return
+            }
+            let sent = await sendChained(claimed, over: server, etag: etag, retries: retries)
+            link.finish(sent)
+            guard case .confirmed = sent.outcome, case .confirmed(let confirmation)? = sent.event,
+                let value = confirmation.serverValue
+            else {
+                chains.stop(key, token: token)
+                return
+            }
+            server = value
+            etag = confirmation.etag
+            guard let next = chains.next(key, token: token, server: value, etag: etag) else { return }
+            link = next
+        }
+    }
+
+    /// Makes a chained entry's request over the server's version `server` (the previous write's answer), records
+    /// it a moment later, and sends it as ``sendClaimed(_:retries:)`` does.
+    private nonisolated func sendChained(
+        _ claimed: ClaimedEntry, over server: Data, etag: String?, retries: Retries
+    ) async -> ChainLink.Outcome {
+        let request: (body: Data?, ifMatch: String?)
+        do {
+            request = try StoreDatabase.requestBody(for: claimed.entry, over: server, etag: etag)
+        } catch {
+            // Cannot happen for an entry saved from an encoded entity; the ordinary way reports it.
+            _ = reserved.ids.withLock { $0.remove(claimed.entry.id) }
+            return (.pending(StoreError(pending: .encoding("\(error)"))), nil)
+        }
+        database.preparedSoon(claimed.entry, body: request.body, ifMatch: request.ifMatch)
+        var entry = claimed.entry
+        entry.attempts += 1
+        return await sendClaimed(
+            ClaimedEntry(
+                entry: entry, body: request.body, ifMatch: request.ifMatch, headers: claimed.headers,
+                timeout: claimed.timeout),
+            retries: retries)
+    }
+
+    /// Lets go of a chained entry whose chain stopped before sending it: the other senders of this process, and
+    /// other processes, may take it.
+    nonisolated func releaseChained(_ entry: OutboxEntry) {
+        _ = reserved.ids.withLock { $0.remove(entry.id) }
+        database.releaseSoon(entry)
     }
 
     /// Sends an entry taken by ``saveAndSend(_:retries:saved:unrecorded:)``, retrying transient failures within
@@ -306,13 +430,14 @@ public actor Outbox {
     /// Sends entry `id` once, or waits for the attempt already running for it.
     func attemptOnce(_ id: Int64, announces: Bool = true) async -> Attempt {
         if let running = inFlight[id] { return await running.value }
-        if reserved.ids.withLock({ $0.contains(id) }) {
-            return .skipped(StoreError(pending: .database("the write is about to be sent by this process")))
+        guard reserved.ids.withLock({ $0.insert(id).inserted }) else {
+            return .skipped(StoreError(pending: .database("the write is being sent by this process")))
         }
         let task = Task { await self.performAttempt(id, announces: announces) }
         inFlight[id] = task
         let result = await task.value
         inFlight[id] = nil
+        _ = reserved.ids.withLock { $0.remove(id) }
         return result
     }
 

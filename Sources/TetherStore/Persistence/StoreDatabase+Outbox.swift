@@ -83,26 +83,34 @@ extension StoreDatabase {
     /// so the caller can keep other senders of this process off it until it sends; `after` runs once committed, on
     /// the same thread, with the entry and what to send when it was taken (`nil`: it waits behind the entity's
     /// earlier writes).
+    ///
+    /// A write whose entity has earlier writes waiting may join their send chain (``SendChains``): `joinChain` is
+    /// asked inside the transaction, told whether the write can (an update, and every earlier write is queued and
+    /// leased by this process). When it says yes, the entry is saved leased by this process as well, its request
+    /// not made yet (it is made from the previous write's answer), and `after` gets it with `chained` set.
     func enqueueClaiming<U: Sendable>(
         _ draft: OutboxDraft, lease: Duration = .seconds(60), at date: Date = Date(),
+        joinChain: (@Sendable (_ eligible: Bool) -> Bool)? = nil,
         reserve: @escaping @Sendable (_ id: Int64, _ claimed: Bool) -> Void,
-        then after: @escaping @Sendable (OutboxEntry, ClaimedEntry?) -> U
+        then after: @escaping @Sendable (OutboxEntry, ClaimedEntry?, _ chained: Bool) -> U
     ) async throws(StoreError) -> U {
         let owner = owner
         return try await write(
             { database in
-                let result = try Self.enqueue(draft, at: date, lease: (owner, lease), in: database)
+                let result = try Self.enqueue(
+                    draft, at: date, lease: (owner, lease), joinChain: joinChain, in: database)
                 reserve(result.entry.id, result.claimed != nil)
                 return result
             },
-            then: { after($0.entry, $0.claimed) })
+            then: { after($0.entry, $0.claimed, $0.chained) })
     }
 
     /// Inserts the entry; with a `lease`, an entry first of its entity is inserted already taken by its owner,
     /// its request made.
     static func enqueue(
-        _ draft: OutboxDraft, at date: Date, lease: (owner: String, duration: Duration)?, in database: Database
-    ) throws -> (entry: OutboxEntry, claimed: ClaimedEntry?) {
+        _ draft: OutboxDraft, at date: Date, lease: (owner: String, duration: Duration)?,
+        joinChain: ((_ eligible: Bool) -> Bool)? = nil, in database: Database
+    ) throws -> (entry: OutboxEntry, claimed: ClaimedEntry?, chained: Bool) {
         var draft = draft
         if draft.kind == .create {
             if draft.entityID.isEmpty {
@@ -135,16 +143,28 @@ extension StoreDatabase {
             id: 0, entityType: draft.entityType, entityID: draft.entityID, collectionPath: draft.collectionPath,
             kind: draft.kind, method: draft.method, idempotencyKey: key, createdAt: date, attempts: 0, state: .queued,
             lastError: nil, lastStatus: nil, value: draft.value)
-        // Taken at once when no other write of the entity waits (a create's new temporary id has none).
+        // Taken at once when no other write of the entity waits (a create's new temporary id has none); leased
+        // without its request when every earlier one is this process's and the send chain takes it.
         var claim: (body: Data?, ifMatch: String?)?
-        let takes =
-            try lease != nil
-            && database.scalarInt(
-                "SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ? AND entity_id = ?)", [type, id]) == 0
-        if takes {
-            claim = try prepare(entry, in: database, savingIfMissing: callersServerVersion, etag: draft.etag)
-            entry.attempts = 1
-        } else if let server = callersServerVersion {
+        var chained = false
+        if let lease {
+            let earlier = try database.statement(
+                """
+                SELECT COUNT(*), COUNT(CASE WHEN state = 'queued' AND lease_owner = ? THEN 1 END)
+                FROM outbox WHERE type = ? AND entity_id = ?
+                """)
+            try earlier.bind([.text(lease.owner), type, id])
+            _ = try earlier.step()
+            let (all, mine) = (earlier.int(0), earlier.int(1))
+            earlier.reset()
+            if all == 0 {
+                claim = try prepare(entry, in: database, savingIfMissing: callersServerVersion, etag: draft.etag)
+                entry.attempts = 1
+            } else if let joinChain {
+                chained = joinChain(all == mine && draft.kind == .update)
+            }
+        }
+        if claim == nil, let server = callersServerVersion {
             try database.run(
                 "INSERT OR IGNORE INTO entity (type, id, value, etag) VALUES (?, ?, ?, ?)",
                 [type, id, .data(server), .optionalText(draft.etag)])
@@ -161,8 +181,8 @@ extension StoreDatabase {
             type, id, .text(draft.collectionPath), .text(draft.kind.rawValue), .text(draft.method), .text(key),
             .real(date.timeIntervalSince1970), .optionalText(headers), timeout.map { .real($0) } ?? .null,
             .int(entry.attempts), .int(claim == nil ? 0 : 1), claim?.body.map { .data($0) } ?? .null,
-            .optionalText(claim?.ifMatch), claim == nil ? .null : .optionalText(lease?.owner),
-            claim == nil
+            .optionalText(claim?.ifMatch), claim == nil && !chained ? .null : .optionalText(lease?.owner),
+            claim == nil && !chained
                 ? .null
                 : .real(date.timeIntervalSince1970 + Double(lease?.duration.components.seconds ?? 0)),
         ])
@@ -173,12 +193,17 @@ extension StoreDatabase {
             insert.reset()
         }
         entry.id = database.lastInsertedRowID
-        let claimed = claim.map { claim in
-            ClaimedEntry(
-                entry: entry, body: claim.body, ifMatch: claim.ifMatch, headers: draft.headers,
-                timeout: timeout.map { .milliseconds(Int64($0 * 1000)) })
-        }
-        return (entry, claimed)
+        let claimed =
+            claim.map { claim in
+                ClaimedEntry(
+                    entry: entry, body: claim.body, ifMatch: claim.ifMatch, headers: draft.headers,
+                    timeout: timeout.map { .milliseconds(Int64($0 * 1000)) })
+            }
+            ?? (chained
+                ? ClaimedEntry(
+                    entry: entry, body: nil, ifMatch: nil, headers: draft.headers,
+                    timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }) : nil)
+        return (entry, claimed, chained)
     }
 
     /// The outbox's entries, oldest first: all of them, those of one type (as ``EntityStore`` names it, the Swift
@@ -331,6 +356,14 @@ extension StoreDatabase {
             server = missing
             etag = missingETag
         }
+        return try requestBody(for: entry, over: server, etag: etag)
+    }
+
+    /// The request body and `If-Match` of an entry sent over the server's version `server` (JSON) with ETag
+    /// `etag`: a create's value without its id, an update's fields that differ from `server` (its whole value as
+    /// PUT), nothing for a delete. The same inputs always make the same bytes, so an attempt after a restart that
+    /// made them again from the same version sends what the first did.
+    static func requestBody(for entry: OutboxEntry, over server: Data?, etag: String?) throws -> (Data?, String?) {
         let ifMatch = entry.kind == .create ? nil : etag
         guard entry.kind != .delete, let valueBytes = entry.value else { return (nil, ifMatch) }
         guard case .object(let object) = try JSON(parsing: valueBytes) else {
@@ -376,6 +409,32 @@ extension StoreDatabase {
             try Self.record(entry, id: entry.entityID, serverValue: serverValue, etag: etag, at: date, in: database)
         }
         return Confirmation(entry: entry, newID: nil, serverValue: serverValue, etag: etag, hasMore: false)
+    }
+
+    /// Records, a moment later as ``confirmSoon(_:body:etag:at:)`` does, the request a chained entry (see
+    /// ``enqueueClaiming(_:lease:at:joinChain:reserve:then:)``) is about to send: its first attempt, its body and
+    /// `If-Match`, kept for every later attempt. It lands in the same transaction as the previous write's
+    /// confirmation or after it. A crash before it lands loses nothing: the request is made again from the same
+    /// version (the previous write's answer, which the server replays for its key) and comes out the same.
+    func preparedSoon(_ entry: OutboxEntry, body: Data?, ifMatch: String?) {
+        queue.writeSoon { database in
+            try database.run(
+                "UPDATE outbox SET attempts = attempts + 1, prepared = 1, body = ?, if_match = ? WHERE seq = ?",
+                [body.map { .data($0) } ?? .null, .optionalText(ifMatch), .integer(entry.id)])
+        }
+    }
+
+    /// Gives up, a moment later, this process's lease on a chained entry that was never sent (its chain stopped
+    /// before it), so that other processes may send it at once.
+    func releaseSoon(_ entry: OutboxEntry) {
+        let owner = owner
+        queue.writeSoon { database in
+            try database.run(
+                """
+                UPDATE outbox SET lease_owner = NULL, lease_until = NULL
+                WHERE seq = ? AND prepared = 0 AND lease_owner = ?
+                """, [.integer(entry.id), .text(owner)])
+        }
     }
 
     /// The server's version in an answer's body, written canonically; `nil` unless it is a JSON object.

@@ -36,6 +36,11 @@ public final class StoreDatabase: Sendable {
     let queue: DatabaseQueue
     /// Names this process in outbox leases.
     let owner: String
+    /// The send chains of the entries this connection leases, shared by every outbox over it: an entry leased by
+    /// `owner` is either in one of these chains or was claimed outside any (``SendChains``).
+    let sendChains = SendChains()
+    /// The entries this connection is sending or about to send, which every outbox over it leaves to their sender.
+    let takenEntries = ReservedEntries()
     /// The smallest temporary integer id the outbox held when the file was opened (0 when none): a store reserves
     /// the ids down to it before anything can make a new one.
     let smallestTemporaryIntegerID: Int

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import TetherSync
+
+@testable import TetherStore
+
+/// Quick edits of one entity, made without waiting for the server: the outbox sends each as soon as the one before
+/// it is confirmed, over that one's answer (``SendChains``), and still sends each once, in order, or keeps it.
+@MainActor
+@Suite struct SendChainTests {
+    /// Makes `titles.count` edits of `state`'s entity, each in its own task started before the next edit is made
+    /// (as an app's save button does), and returns the tasks.
+    func edits(of state: EntityState<Note>, titled titles: [String], in store: EntityStore) throws -> [Task<
+        Note, any Error
+    >] {
+        let base = try #require(state.value)
+        return titles.map { title in
+            var note = base
+            note.title = title
+            return Task { try await store.update(note) }
+        }
+    }
+
+    @Test func manyQuickEditsOfOneNoteReachTheServerOnceEachInOrderOverEachOthersAnswers() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let recorder = RequestRecorder()
+        var configuration = EntityStore.Configuration()
+        configuration.collectionInterval = nil
+        configuration.outboxRetries = .once
+        let client = HTTPClient(baseURL: harness.app.baseURL) {
+            $0.interceptors = [recorder, harness.faults]
+            $0.retryPolicy = .never
+        }
+        let store = EntityStore(
+            client: client, database: try StoreDatabase(url: harness.databaseURL), configuration: configuration)
+        let detail = store.entity(Note.self, id: 6)
+        await detail.load()
+        // Each answer a little late, so that the later edits are saved while an earlier one is on the wire.
+        harness.faults.set("latency=5ms", for: .patch)
+        let titles = (1...40).map { "edit \($0)" }
+        var returned: [String] = []
+        for task in try edits(of: detail, titled: titles, in: store) { returned.append(try await task.value.title) }
+        #expect(returned == titles)
+        #expect(detail.value?.title == "edit 40")
+        #expect(detail.writeStatus == nil)
+        #expect(store.outboxStatus.count == 0)
+        #expect(try await store.outbox?.entries().isEmpty == true)
+        #expect(try await harness.serverNotes().first { $0.id == 6 }?.title == "edit 40")
+        // Once each: 40 answered PATCHes (none refused: each If-Match was the ETag the previous answer gave), each
+        // under its own key, in the order made.
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/6 200", atLeast: 40) == 40)
+        #expect(harness.log.count(prefix: "PATCH /notes/6 412") == 0)
+        let patches = recorder.requests.filter { $0.method == .patch }
+        #expect(patches.count == 40)
+        #expect(Set(patches.compactMap { $0.headers["Idempotency-Key"] }).count == 40)
+        #expect(patches.allSatisfy { $0.headers["If-Match"] != nil })
+        let sentTitles = patches.compactMap { request -> String? in
+            guard let body = request.body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+            else { return nil }
+            return object["title"] as? String
+        }
+        #expect(sentTitles == titles)
+        // The database holds the last answer once its records land.
+        await store.flush()
+        let reopened = try StoreDatabase(url: harness.databaseURL)
+        #expect(try await reopened.outboxEntries().isEmpty)
+    }
+
+    @Test func anEditThatFailsStopsTheChainAndTheEditsBehindItWaitAndGoOutInOrderLater() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let detail = store.entity(Note.self, id: 4)
+        await detail.load()
+        // The first edit's answer is late and then a 503: the edits made meanwhile are saved behind it.
+        harness.faults.set("latency=150ms, status=503", for: .patch)
+        let titles = ["first", "second", "third", "fourth"]
+        var errors: [StoreError] = []
+        for task in try edits(of: detail, titled: titles, in: store) {
+            do {
+                _ = try await task.value
+            } catch let error as StoreError {
+                errors.append(error)
+            }
+        }
+        #expect(errors.count == 4)
+        #expect(errors.allSatisfy { $0.isPending })
+        #expect(detail.value?.title == "fourth")
+        #expect(store.outboxStatus.count == 4)
+        let waiting = try #require(try await store.outbox?.entries())
+        #expect(waiting.count == 4)
+        #expect(waiting.allSatisfy { $0.state == .queued })
+        #expect(try await harness.serverNotes().first { $0.id == 4 }?.title != "fourth")
+        // The server is fine again: everything goes out, in order, once.
+        harness.faults.clear()
+        store.sendWaitingWrites()
+        #expect(await sent(store))
+        #expect(try await harness.serverNotes().first { $0.id == 4 }?.title == "fourth")
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/4 200", atLeast: 4) == 4)
+        #expect(detail.writeStatus == nil)
+        #expect(detail.value?.title == "fourth")
+    }
+
+    @Test(arguments: [false, true])
+    func aWriteSavedByAnotherStoreBetweenQuickEditsKeepsItsPlaceInTheOrder(sharingTheConnection: Bool) async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let recorder = RequestRecorder()
+        let shared = try StoreDatabase(url: harness.databaseURL)
+        func store() throws -> EntityStore {
+            var configuration = EntityStore.Configuration()
+            configuration.collectionInterval = nil
+            configuration.outboxRetries = .once
+            let client = HTTPClient(baseURL: harness.app.baseURL) {
+                $0.interceptors = [recorder, harness.faults]
+                $0.retryPolicy = .never
+            }
+            let database = sharingTheConnection ? shared : try StoreDatabase(url: harness.databaseURL)
+            return EntityStore(client: client, database: database, configuration: configuration)
+        }
+        let mine = try store()
+        let other = try store()
+        let detail = mine.entity(Note.self, id: 5)
+        await detail.load()
+        let otherDetail = other.entity(Note.self, id: 5)
+        await otherDetail.load()
+        harness.faults.set("latency=100ms", for: .patch)
+        // One edit on the wire and one saved behind it by this store, then one by the other store (over its own
+        // connection to the file, or over the same one), then two more by this store: those two must not overtake
+        // the other store's.
+        var tasks = try edits(of: detail, titled: ["a1", "a2"], in: mine)
+        try await Task.sleep(for: .milliseconds(30))
+        var otherNote = try #require(otherDetail.value)
+        otherNote.title = "b1"
+        let otherTask = Task { try await other.update(otherNote) }
+        try await Task.sleep(for: .milliseconds(30))
+        tasks += try edits(of: detail, titled: ["a3", "a4"], in: mine)
+        for task in tasks { _ = try? await task.value }
+        _ = try? await otherTask.value
+        harness.faults.clear()
+        mine.sendWaitingWrites()
+        other.sendWaitingWrites()
+        #expect(await sent(mine))
+        #expect(await sent(other))
+        #expect(try await harness.serverNotes().first { $0.id == 5 }?.title == "a4")
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/5 200", atLeast: 5) == 5)
+        let sentTitles = recorder.requests.filter { $0.method == .patch }.compactMap { request -> String? in
+            guard let body = request.body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+            else { return nil }
+            return object["title"] as? String
+        }
+        #expect(sentTitles == ["a1", "a2", "b1", "a3", "a4"])
+    }
+}
