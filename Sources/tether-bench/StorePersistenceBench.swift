@@ -437,6 +437,24 @@ enum StorePersistenceBench {
             for task in tasks where !(await task.value) { failed = true }
             return failed ? nil : Double(perRound) / (Bench.now() - start)
         }
+        let xside = ProcessInfo.processInfo.environment["XSIDE"]
+        if let xside {
+            let t0 = Bench.now()
+            for _ in 0..<20 {
+                if xside == "direct" {
+                    for _ in 0..<perRound {
+                        index += 1
+                        let body = ["title": "direct \(index)"]
+                        _ = try? await client.send(
+                            Request<BenchNote>(path: "/notes/\(directID)", method: .patch, body: .json(body)))
+                    }
+                } else {
+                    _ = await editRound(of: outboxNote, through: store, titled: "outbox")
+                }
+            }
+            Bench.note("# \(xside) \(Int(Double(20 * perRound) / (Bench.now() - t0)))")
+            return nil
+        }
         for _ in 0..<rounds {
             let directStart = Bench.now()
             for _ in 0..<perRound {
@@ -454,7 +472,7 @@ enum StorePersistenceBench {
                 }
             }
             guard let rate = await editRound(of: outboxNote, through: store, titled: "outbox") else { return nil }
-            outbox.append(rate)
+            outbox.append(rate); Bench.note("# round direct \(Int(direct.last!)) outbox \(Int(rate)) memory \(Int(memory.last ?? 0))")
             let awaitedStart = Bench.now()
             for _ in 0..<perRound / 2 {
                 index += 1

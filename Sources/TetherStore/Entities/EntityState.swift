@@ -195,6 +195,24 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
             if sync == nil && newValue.isEmpty { return }
             syncState().pendingEdits = newValue
         }
+        // In place: a get-then-set would copy the whole array at every append, removal or change of one edit
+        // (quadratic over a burst of edits of one entity).
+        _modify {
+            if let sync {
+                yield &sync.pendingEdits
+            } else {
+                var edits: [PendingEdit<Entity>] = []
+                yield &edits
+                if !edits.isEmpty { syncState().pendingEdits = edits }
+            }
+        }
+    }
+
+    /// Removes the first pending edit that `matches` (an edit's number, and its outbox entry, name one edit), in
+    /// place: the edits after it move up, none is copied.
+    func removePendingEdit(where matches: (PendingEdit<Entity>) -> Bool) {
+        guard let sync, let index = sync.pendingEdits.firstIndex(where: matches) else { return }
+        sync.pendingEdits.remove(at: index)
     }
 
     var loadTask: Task<Void, Never>? {

@@ -78,7 +78,7 @@ extension EntityStore {
         if let etag = record.etag { request.headers.set("If-Match", etag) }
         switch await Self.send(request, client: client) {
         case .success(let response):
-            record.pendingEdits.removeAll { $0.number == edit.number }
+            record.removePendingEdit { $0.number == edit.number }
             record.serverValue = response.value
             record.etag = response.headers["ETag"]
             record.updatedAt = Date()
@@ -105,7 +105,7 @@ extension EntityStore {
         _ edit: PendingEdit<Entity>, of record: EntityState<Entity>, in table: EntityTable<Entity>,
         failure: StoreError
     ) {
-        record.pendingEdits.removeAll { $0.number == edit.number }
+        record.removePendingEdit { $0.number == edit.number }
         record.value = record.pendingEdits.last?.value ?? record.serverValue
         record.status = record.pendingEdits.isEmpty ? .failed : .syncing
         record.error = failure

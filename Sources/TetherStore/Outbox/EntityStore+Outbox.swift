@@ -260,7 +260,7 @@ extension EntityStore {
             }
         } catch {
             // Not saved anywhere: show what is left, and say so.
-            record.pendingEdits.removeAll { $0.number == number }
+            record.removePendingEdit { $0.number == number }
             record.value = record.pendingEdits.last?.value ?? record.serverValue
             record.status = .failed
             record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
@@ -321,7 +321,7 @@ extension EntityStore {
                 }
             }
         } catch {
-            record.pendingEdits.removeAll { $0.number == number }
+            record.removePendingEdit { $0.number == number }
             record.writeStatus = nil
             record.status = .failed
             record.error = error

@@ -29,7 +29,7 @@ extension EntityTable {
             confirm(confirmation)
         case .discarded(let entry, let row):
             guard let record = record(named: entry.entityID) else { return }
-            record.pendingEdits.removeAll { $0.outboxID == entry.id }
+            record.removePendingEdit { $0.outboxID == entry.id }
             record.conflict = nil
             record.error = nil
             guard let row, let bytes = row.value,
@@ -68,7 +68,7 @@ extension EntityTable {
         guard let oldID = Entity.ID(entry.entityID), let record = records[oldID] else { return }
         let decoder = TetherJSONDecoder()
         let server = confirmation.serverValue.flatMap { try? decoder.decode(Entity.self, from: $0) }
-        record.pendingEdits.removeAll { $0.outboxID == entry.id }
+        record.removePendingEdit { $0.outboxID == entry.id }
         record.updatedAt = Date()
         if let store {
             // A read requested before this confirmation may have been answered before the server applied the
