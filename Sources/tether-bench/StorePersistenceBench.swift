@@ -437,11 +437,12 @@ enum StorePersistenceBench {
             for task in tasks where !(await task.value) { failed = true }
             return failed ? nil : Double(perRound) / (Bench.now() - start)
         }
-        let xside = ProcessInfo.processInfo.environment["XSIDE"]
-        if let xside {
-            let t0 = Bench.now()
+        // For profiling (`perf stat`, `perf record`): TETHER_BENCH_OUTBOX_SIDE=direct|outbox runs 20 rounds of that
+        // side alone, prints its throughput and no case line.
+        if let side = ProcessInfo.processInfo.environment["TETHER_BENCH_OUTBOX_SIDE"] {
+            let start = Bench.now()
             for _ in 0..<20 {
-                if xside == "direct" {
+                if side == "direct" {
                     for _ in 0..<perRound {
                         index += 1
                         let body = ["title": "direct \(index)"]
@@ -452,7 +453,7 @@ enum StorePersistenceBench {
                     _ = await editRound(of: outboxNote, through: store, titled: "outbox")
                 }
             }
-            Bench.note("# \(xside) \(Int(Double(20 * perRound) / (Bench.now() - t0)))")
+            Bench.note("# outbox-1000, \(side) alone: \(Int(Double(20 * perRound) / (Bench.now() - start))) edits/s")
             return nil
         }
         for _ in 0..<rounds {
@@ -472,7 +473,7 @@ enum StorePersistenceBench {
                 }
             }
             guard let rate = await editRound(of: outboxNote, through: store, titled: "outbox") else { return nil }
-            outbox.append(rate); Bench.note("# round direct \(Int(direct.last!)) outbox \(Int(rate)) memory \(Int(memory.last ?? 0))")
+            outbox.append(rate)
             let awaitedStart = Bench.now()
             for _ in 0..<perRound / 2 {
                 index += 1
