@@ -131,6 +131,17 @@ final class ByteEncodingState {
         mutable.pointee.fellBack = true
     }
 
+    /// Forgets the value being written from byte `offset` on (it failed, or fell back), so that the next value can
+    /// be written there: for ``TetherJSONEncoder/encodeEach(_:)``, which writes many values with one state.
+    func restart(at offset: Int) {
+        mutable.pointee.bytes.truncate(to: offset)
+        mutable.pointee.frames.removeAll(keepingCapacity: true)
+        mutable.pointee.members.removeAll(keepingCapacity: true)
+        mutable.pointee.path = [.none]
+        mutable.pointee.fellBack = false
+        keptContainers.removeAll()
+    }
+
     // MARK: - Containers
 
     /// Makes the container at `depth` with `serial` the innermost open one, closing its finished children.

@@ -67,6 +67,11 @@ struct ByteBuffer: JSONOutput {
         return UnsafeMutableRawPointer(base)
     }
 
+    /// Drops the bytes from `offset` on (keeping the memory).
+    mutating func truncate(to offset: Int) {
+        count = min(count, max(0, offset))
+    }
+
     /// Makes room for `extra` more bytes.
     @inline(__always)
     mutating func reserve(_ extra: Int) {
