@@ -79,6 +79,11 @@ public final class EntityStore {
     /// Outbox entries saved by this store whose pending edits do not name them yet (their first send is under way):
     /// a restore of the outbox meanwhile leaves them alone. Filled inside the saving transaction.
     let unrecordedWrites = ReservedEntries()
+    /// Restores of the outbox into entity states (``restoreWrites(of:)``) under way, and the entries whose outcome
+    /// was applied meanwhile (confirmed or discarded): a restore reads the outbox before it applies what it read,
+    /// and must not bring back a write that was settled in between.
+    var restoresInFlight = 0
+    var settledWrites: Set<Int64> = []
     /// Counts edits and the ends of writes: edit numbers, and the marks that tell a read sent before a write ended.
     var editCounter: UInt64 = 0
     private var collector: Task<Void, Never>?

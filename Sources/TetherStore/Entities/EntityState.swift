@@ -208,11 +208,9 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
         }
     }
 
-    /// Removes the first pending edit that `matches` (an edit's number, and its outbox entry, name one edit), in
-    /// place: the edits after it move up, none is copied.
+    /// Removes the pending edits that `matches`, in place (none is copied).
     func removePendingEdit(where matches: (PendingEdit<Entity>) -> Bool) {
-        guard let sync, let index = sync.pendingEdits.firstIndex(where: matches) else { return }
-        sync.pendingEdits.remove(at: index)
+        sync?.pendingEdits.removeAll(where: matches)
     }
 
     var loadTask: Task<Void, Never>? {

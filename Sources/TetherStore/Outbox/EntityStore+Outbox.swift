@@ -91,6 +91,13 @@ extension EntityStore {
     /// process at once; the background loop reads them from the database after each pass (other processes' writes).
     func handle(_ event: OutboxEvent) async {
         outboxStatusVersion &+= 1
+        if restoresInFlight > 0 {
+            switch event {
+            case .confirmed(let confirmation): settledWrites.insert(confirmation.entry.id)
+            case .discarded(let entry, _): settledWrites.insert(entry.id)
+            default: break
+            }
+        }
         switch event {
         case .confirmed:
             noteNetwork(reachable: true)

@@ -215,7 +215,12 @@ extension EntityStore {
         guard let database else { return }
         let type = Self.typeName(Entity.self)
         let firstScreen = firstScreenShown
+        restoresInFlight += 1
         Task {
+            defer {
+                restoresInFlight -= 1
+                if restoresInFlight == 0 { settledWrites.removeAll() }
+            }
             // After the first screen: this read would share the connection with that screen's and delay it. The
             // rows it shows carry their waiting writes already (`StoreDatabase.entities(type:ids:in:)`); only
             // their states' status waits.
@@ -224,12 +229,12 @@ extension EntityStore {
             let decoder = TetherJSONDecoder()
             for entry in entries {
                 guard let id = Entity.ID(entry.entityID) else { continue }
-                let record = table.record(for: id)
-                if record.pendingEdits.contains(where: { $0.outboxID == entry.id })
-                    || unrecordedWrites.ids.withLock({ $0.contains(entry.id) })
-                {
+                // This store's own writes (recorded, or being saved), and writes settled since the read.
+                if settledWrites.contains(entry.id) || unrecordedWrites.ids.withLock({ $0.contains(entry.id) }) {
                     continue
                 }
+                let record = table.record(for: id)
+                if record.pendingEdits.contains(where: { $0.outboxID == entry.id }) { continue }
                 if entry.kind == .delete {
                     for query in table.queries.values where query.idSet.contains(id) {
                         var set = query.idSet

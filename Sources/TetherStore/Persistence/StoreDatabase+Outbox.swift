@@ -609,9 +609,20 @@ extension StoreDatabase {
         return (count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double(1)), statement.int(2))
     }
 
-    /// The smallest temporary integer id the outbox holds (ids below zero; 0 when it holds none), so new temporary
-    /// ids never reuse one.
-    static func smallestTemporaryIntegerID(in database: Database) throws -> Int {
-        Int(try database.scalarInt("SELECT MIN(CAST(entity_id AS INTEGER)) FROM outbox WHERE entity_id GLOB '-[0-9]*'"))
+    /// ``outboxSummary(in:)`` and the smallest temporary integer id the outbox holds (ids below zero; 0 when it
+    /// holds none, so that new temporary ids never reuse one), in one statement (one pass), as a database opens.
+    static func outboxSummaryAndSmallestTemporaryID(in database: Database) throws -> (OutboxSummary, Int) {
+        let statement = try database.statement(
+            """
+            SELECT COUNT(*), MIN(created_at), SUM(state != 'queued'),
+              MIN(CASE WHEN entity_id GLOB '-[0-9]*' THEN CAST(entity_id AS INTEGER) END)
+            FROM outbox
+            """)
+        guard try statement.step() else { return ((0, nil, 0), 0) }
+        let count = statement.int(0)
+        return (
+            (count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double(1)), statement.int(2)),
+            statement.int(3)
+        )
     }
 }

@@ -69,9 +69,11 @@ public final class StoreDatabase: Sendable {
         }
         do {
             queue = try DatabaseQueue(path: url.path, migrator: migrator)
-            // 0 when the schema has no outbox (a migrator that stops before it, in tests).
-            smallestTemporaryIntegerID = (try? queue.read(Self.smallestTemporaryIntegerID(in:))) ?? 0
-            outboxSummaryAtOpen = (try? queue.read(Self.outboxSummary(in:))) ?? (0, nil, 0)
+            // None when the schema has no outbox (a migrator that stops before it, in tests).
+            let none: (OutboxSummary, Int) = ((0, nil, 0), 0)
+            let (summary, smallest) = (try? queue.read(Self.outboxSummaryAndSmallestTemporaryID(in:))) ?? none
+            smallestTemporaryIntegerID = smallest
+            outboxSummaryAtOpen = summary
         } catch let error as DatabaseError where error.isCorruption {
             let moved = Self.moveAside(url)
             throw StoreError(
