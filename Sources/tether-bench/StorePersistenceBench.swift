@@ -44,10 +44,19 @@ enum StorePersistenceBench {
         var memory: [Double] = []
         var persisted: [Double] = []
         var previous: ClosingDatabase?
-        for round in 0..<(runs("ingest") ? rounds + 1 : 0) {
-            // Untimed: the previous round's database closing (which copies its log into the file) is not part of
-            // this round's work.
+        var previousURL: URL?
+        /// Untimed: the previous round's database closing (which copies its log into the file) is not part of this
+        /// round's work, nor of the next case's; its files go then, so that the kernel does not write them back
+        /// to disk while later rounds and cases run.
+        func closePrevious() async {
             await previous?.closed()
+            if let url = previousURL {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            }
+            previousURL = nil
+        }
+        for round in 0..<(runs("ingest") ? rounds + 1 : 0) {
+            await closePrevious()
             let start = Bench.now()
             do {
                 let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
@@ -65,6 +74,7 @@ enum StorePersistenceBench {
                 let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
                 let database = try StoreDatabase(url: url)
                 previous = ClosingDatabase(database)
+                previousURL = url
                 let store = EntityStore(
                     client: StoreBench.offlineClient, database: database, configuration: StoreBench.quiet)
                 store.insert(page.items.map(\.item))
@@ -80,6 +90,7 @@ enum StorePersistenceBench {
                 persisted.append(end - middle)
             }
         }
+        await closePrevious()
         results.ingest = median(persisted) / median(memory)
         if runs("ingest") {
             Bench.emit(
@@ -91,7 +102,9 @@ enum StorePersistenceBench {
         // 2. Cold start.
         if runs("cold-start") {
             let coldURL = folder.appendingPathComponent("cold.sqlite")
-            guard let firstKey = await makeColdDatabase(at: coldURL, page: bytes) else { return results }
+            guard let (firstKey, made) = await makeColdDatabase(at: coldURL, page: bytes) else { return results }
+            // Untimed: the store that made the file has closed it (copying its log into it) before the first round.
+            await made.closed()
             var ours: [Double] = []
             var raw: [Double] = []
             for round in 0..<(rounds * 3 + 1) {
@@ -157,7 +170,7 @@ enum StorePersistenceBench {
 
     /// Fills a database with the page's items in 100 queries of 100 (copies under new ids past the page's own);
     /// returns the first query's key.
-    static func makeColdDatabase(at url: URL, page bytes: Data) async -> String? {
+    static func makeColdDatabase(at url: URL, page bytes: Data) async -> (key: String, closing: ClosingDatabase)? {
         do {
             let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
             var items = page.items.map(\.item)
@@ -166,9 +179,8 @@ enum StorePersistenceBench {
                 copy.itemCode += "-\(items.count)"
                 items.append(copy)
             }
-            let store = EntityStore(
-                client: StoreBench.offlineClient, database: try StoreDatabase(url: url), configuration: StoreBench.quiet
-            )
+            let database = try StoreDatabase(url: url)
+            let store = EntityStore(client: StoreBench.offlineClient, database: database, configuration: StoreBench.quiet)
             for index in 0..<100 {
                 let slice = Array(items[(index * 100)..<(index * 100 + 100)])
                 let query = store.query(
@@ -176,7 +188,7 @@ enum StorePersistenceBench {
                 await query.load()
             }
             await store.flush()
-            return "search-0"
+            return ("search-0", ClosingDatabase(database))
         } catch {
             Bench.note("# cold-start: \(error)")
             return nil
