@@ -152,4 +152,63 @@ import TetherSync
         }
         #expect(sentTitles == ["a1", "a2", "b1", "a3", "a4"])
     }
+
+    @Test func editsSentByAChainAreSentAgainAfterACrashWithTheSameKeysAndBodiesAndAppliedOnce() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let recorder = RequestRecorder()
+        let client = HTTPClient(baseURL: harness.app.baseURL) {
+            $0.interceptors = [recorder, harness.faults]
+            $0.retryPolicy = .never
+        }
+        let titles = (1...10).map { "crash \($0)" }
+        weak var crashed: StoreDatabase?
+        do {
+            var configuration = EntityStore.Configuration()
+            configuration.collectionInterval = nil
+            configuration.outboxRetries = .once
+            let database = try StoreDatabase(url: harness.databaseURL)
+            crashed = database
+            let store = EntityStore(client: client, database: database, configuration: configuration)
+            // Only the chain sends in the run that dies: its background sender would otherwise find the edits
+            // whose records were lost still waiting, and send them again itself.
+            store.outboxLoop?.cancel()
+            let detail = store.entity(Note.self, id: 7)
+            await detail.load()
+            harness.faults.set("latency=5ms", for: .patch)
+            // The process dies before any record of the chain's sends lands: the requests it made and the answers
+            // it got never reach the file.
+            database.queue.loseSoonWrites()
+            for task in try edits(of: detail, titled: titles, in: store) { _ = try await task.value }
+            harness.faults.clear()
+        }
+        #expect(await eventually(10) { crashed == nil })
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/7 200", atLeast: 10) == 10)
+        // The next run finds every edit still waiting, under the dead run's leases (a killed process's are free at
+        // once; this test's process lives on, so they are made to run out).
+        let database = try StoreDatabase(url: harness.databaseURL)
+        #expect(try await database.outboxEntries().count == 10)
+        // All but the first were sent by the chain, their requests made in memory (their record was lost too).
+        let unprepared = try database.queue.read { try $0.scalarInt("SELECT COUNT(*) FROM outbox WHERE prepared = 0") }
+        #expect(unprepared == 9)
+        _ = try database.queue.write { try $0.run("UPDATE outbox SET lease_until = 0") }
+        let report = await Outbox(database: database, client: client).sendAll(retries: .once)
+        #expect(report.confirmed.count == 10)
+        #expect(report.failed.isEmpty)
+        #expect(report.pending.isEmpty)
+        #expect(try await database.outboxEntries().isEmpty)
+        // Each edit went out twice with one key and the same request (a different body under a known key is
+        // refused with 422), and was applied once: the server replayed its first answer.
+        #expect(harness.log.count(prefix: "PATCH /notes/7 422") == 0)
+        let patches = recorder.requests.filter { $0.method == .patch }
+        #expect(patches.count == 20)
+        let byKey = Dictionary(grouping: patches) { $0.headers["Idempotency-Key"] ?? "" }
+        #expect(byKey.count == 10)
+        for (key, requests) in byKey {
+            #expect(requests.count == 2, "\(key)")
+            #expect(requests.first?.body == requests.last?.body, "\(key)")
+            #expect(requests.first?.headers["If-Match"] == requests.last?.headers["If-Match"], "\(key)")
+        }
+        #expect(try await harness.serverNotes().first { $0.id == 7 }?.title == "crash 10")
+    }
 }

@@ -100,6 +100,7 @@ final class DatabaseQueue: @unchecked Sendable {
     ///
     /// For writes whose loss in a crash is harmless (the caller can redo them): a write that fails is dropped.
     func writeSoon(_ body: @escaping @Sendable (Database) throws -> Void) {
+        if losesSoonWrites.withLock({ $0 }) { return }
         let schedules = soon.withLock { soon in
             soon.writes.append(body)
             defer { soon.isScheduled = true }
@@ -114,6 +115,15 @@ final class DatabaseQueue: @unchecked Sendable {
             self.lock.unlock()
         }
     }
+
+    /// For tests of what a crash leaves: from now on, writes handed to ``writeSoon(_:)`` are dropped, those waiting
+    /// included, as if the process had been killed before they landed.
+    func loseSoonWrites() {
+        losesSoonWrites.withLock { $0 = true }
+        _ = takeSoonWrites()
+    }
+
+    private let losesSoonWrites = Locked<Bool>(false)
 
     /// Commits the writes handed to ``writeSoon(_:)`` now, on the calling thread.
     func commitSoonWritesNow() {
