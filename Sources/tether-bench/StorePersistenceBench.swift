@@ -180,7 +180,8 @@ enum StorePersistenceBench {
                 items.append(copy)
             }
             let database = try StoreDatabase(url: url)
-            let store = EntityStore(client: StoreBench.offlineClient, database: database, configuration: StoreBench.quiet)
+            let store = EntityStore(
+                client: StoreBench.offlineClient, database: database, configuration: StoreBench.quiet)
             for index in 0..<100 {
                 let slice = Array(items[(index * 100)..<(index * 100 + 100)])
                 let query = store.query(
