@@ -139,7 +139,7 @@ public actor Outbox {
         let chains = chains
         let key = draft.entityType + "\u{0}" + draft.entityID
         // Set inside the transaction: how the write joined its entity's chain, or the token of the chain it begins.
-        let chain = Locked<(joined: SendChains.Joined?, began: Int?)>((nil, nil))
+        let chain = Locked<(joined: SendChains.Joined?, began: Int?, id: Int64?)>((nil, nil, nil))
         let committed: (entry: OutboxEntry, claimed: ClaimedEntry?, chained: Bool)
         do throws(StoreError) {
             committed = try await database.enqueueClaiming(
@@ -150,6 +150,7 @@ public actor Outbox {
                     return joined != nil
                 },
                 reserve: { id, claimed in
+                    chain.withLock { $0.id = id }
                     unrecorded.ids.withLock { _ = $0.insert(id) }
                     guard claimed else { return }
                     reserved.ids.withLock { _ = $0.insert(id) }
@@ -166,6 +167,11 @@ public actor Outbox {
                 },
                 then: { entry, claimed, chained in (entry, claimed, chained) })
         } catch {
+            // Rolled back: the entry's number may go to the next one saved, which must not look taken.
+            if let id = chain.withLock({ $0.id }) {
+                _ = unrecorded.ids.withLock { $0.remove(id) }
+                _ = reserved.ids.withLock { $0.remove(id) }
+            }
             switch chain.withLock({ $0.joined }) {
             case .link(let link)?:
                 chains.remove(link, key: key)
