@@ -211,4 +211,27 @@ import TetherSync
         }
         #expect(try await harness.serverNotes().first { $0.id == 7 }?.title == "crash 10")
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aPendingRecordThatFailsToLandDoesNotStopQuickEdits() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let store = try harness.store()
+        let database = try #require(store.database)
+        let detail = store.entity(Note.self, id: 8)
+        await detail.load()
+        harness.faults.set("latency=30ms", for: .patch)
+        var tasks = try edits(of: detail, titled: ["r1", "r2"], in: store)
+        try await Task.sleep(for: .milliseconds(5))
+        // A record handed in to land with the next transaction fails there: that transaction (the next edit's save)
+        // is rolled back and run again with the record dropped; the edit still joins the chain, and goes out.
+        database.queue.writeSoon { _ in throw DatabaseError(code: 19, message: "refused for the test", sql: nil) }
+        tasks += try edits(of: detail, titled: ["r3", "r4"], in: store)
+        var returned: [String] = []
+        for task in tasks { returned.append(try await task.value.title) }
+        #expect(returned == ["r1", "r2", "r3", "r4"])
+        #expect(try await store.outbox?.entries().isEmpty == true)
+        #expect(try await harness.serverNotes().first { $0.id == 8 }?.title == "r4")
+        #expect(await harness.log.settledCount(prefix: "PATCH /notes/8 200", atLeast: 4) == 4)
+    }
 }

@@ -85,7 +85,7 @@ extension StoreDatabase {
     /// earlier writes).
     ///
     /// A write whose entity has earlier writes waiting may join their send chain (``SendChains``): `joinChain` is
-    /// asked inside the transaction, told whether the write can (an update, and every earlier write is queued and
+    /// asked inside the transaction (whose body runs once, see ``DatabaseQueue/write(_:)``), told whether the write can (an update, and every earlier write is queued and
     /// leased by this process). When it says yes, the entry is saved leased by this process as well, its request
     /// not made yet (it is made from the previous write's answer), and `after` gets it with `chained` set.
     func enqueueClaiming<U: Sendable>(
