@@ -21,10 +21,8 @@ import TetherSync
         }
     }
 
-    @Test func manyQuickEditsOfOneNoteReachTheServerOnceEachInOrderOverEachOthersAnswers() async throws {
-        let harness = try await OutboxHarness()
-        defer { Task { await harness.stop() } }
-        let recorder = RequestRecorder()
+    /// A store over `database` whose client records its requests in `recorder` and takes the harness's faults.
+    func recordingStore(_ harness: OutboxHarness, _ recorder: RequestRecorder, database: StoreDatabase) -> EntityStore {
         var configuration = EntityStore.Configuration()
         configuration.collectionInterval = nil
         configuration.outboxRetries = .once
@@ -32,8 +30,14 @@ import TetherSync
             $0.interceptors = [recorder, harness.faults]
             $0.retryPolicy = .never
         }
-        let store = EntityStore(
-            client: client, database: try StoreDatabase(url: harness.databaseURL), configuration: configuration)
+        return EntityStore(client: client, database: database, configuration: configuration)
+    }
+
+    @Test func manyQuickEditsOfOneNoteReachTheServerOnceEachInOrderOverEachOthersAnswers() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let recorder = RequestRecorder()
+        let store = recordingStore(harness, recorder, database: try StoreDatabase(url: harness.databaseURL))
         let detail = store.entity(Note.self, id: 6)
         await detail.load()
         // Each answer a little late, so that the later edits are saved while an earlier one is on the wire.
@@ -109,15 +113,9 @@ import TetherSync
         let recorder = RequestRecorder()
         let shared = try StoreDatabase(url: harness.databaseURL)
         func store() throws -> EntityStore {
-            var configuration = EntityStore.Configuration()
-            configuration.collectionInterval = nil
-            configuration.outboxRetries = .once
-            let client = HTTPClient(baseURL: harness.app.baseURL) {
-                $0.interceptors = [recorder, harness.faults]
-                $0.retryPolicy = .never
-            }
-            let database = sharingTheConnection ? shared : try StoreDatabase(url: harness.databaseURL)
-            return EntityStore(client: client, database: database, configuration: configuration)
+            recordingStore(
+                harness, recorder, database: sharingTheConnection ? shared : try StoreDatabase(url: harness.databaseURL)
+            )
         }
         let mine = try store()
         let other = try store()
