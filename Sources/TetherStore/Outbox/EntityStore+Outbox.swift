@@ -210,20 +210,17 @@ extension EntityStore {
         saved(entry)
         _ = unrecordedWrites.ids.withLock { $0.remove(entry.id) }
         outboxSavesInFlight -= 1
-        if let sent {
+        // Sent at once, or by the entity's send chain as soon as the previous write was confirmed.
+        var result = sent
+        if result == nil, let link {
+            result = await link.result()
+            if result == nil { outbox.releaseChained(entry) }
+        }
+        if let result {
             // An earlier write's outcome (already recorded: this one was first in the outbox) is applied first.
             await previous?.wait()
-            if let event = sent.event { await handle(event) }
-            return (entry, sent.outcome)
-        }
-        if let link {
-            // Sent by the entity's send chain as soon as the previous write is confirmed.
-            if let result = await link.result() {
-                await previous?.wait()
-                if let event = result.event { await handle(event) }
-                return (entry, result.outcome)
-            }
-            outbox.releaseChained(entry)
+            if let event = result.event { await handle(event) }
+            return (entry, result.outcome)
         }
         // An earlier write of the entity waited: this one goes after it.
         return (entry, await send(entry.id, after: previous, of: record, outbox: outbox))

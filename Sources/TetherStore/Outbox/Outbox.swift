@@ -137,7 +137,7 @@ public actor Outbox {
         let reserved = reserved
         let database = database
         let chains = chains
-        let key = draft.entityType + "\u{0}" + draft.entityID
+        let key = SendChains.key(type: draft.entityType, id: draft.entityID)
         // Set inside the transaction: how the write joined its entity's chain, or the token of the chain it begins.
         let chain = Locked<(joined: SendChains.Joined?, began: Int?, id: Int64?)>((nil, nil, nil))
         let committed: (entry: OutboxEntry, claimed: ClaimedEntry?, chained: Bool)
@@ -211,17 +211,26 @@ public actor Outbox {
     private nonisolated func continueChain(
         _ key: String, token: Int, after sent: ChainLink.Outcome, retries: Retries
     ) {
+        guard let next = nextLink(key, token: token, after: sent) else { return }
+        Task.detached {
+            await self.runChain(
+                key, token: token, from: next.link, over: next.server, etag: next.etag, retries: retries)
+        }
+    }
+
+    /// The chain's next link after `sent`, with the answer to make its request over; `nil` when none waits (the
+    /// chain rests with that answer) or when `sent` was not confirmed with the server's version (the chain ends).
+    private nonisolated func nextLink(
+        _ key: String, token: Int, after sent: ChainLink.Outcome
+    ) -> (link: ChainLink, server: Data, etag: String?)? {
         guard case .confirmed = sent.outcome, case .confirmed(let confirmation)? = sent.event,
             let server = confirmation.serverValue
         else {
             chains.stop(key, token: token)
-            return
+            return nil
         }
-        let etag = confirmation.etag
-        guard let next = chains.next(key, token: token, server: server, etag: etag) else { return }
-        Task.detached {
-            await self.runChain(key, token: token, from: next, over: server, etag: etag, retries: retries)
-        }
+        guard let link = chains.next(key, token: token, server: server, etag: confirmation.etag) else { return nil }
+        return (link, server, confirmation.etag)
     }
 
     /// Sends the links of a chain one after another, each over the server's version the previous one's answer
@@ -240,16 +249,8 @@ public actor Outbox {
             }
             let sent = await sendChained(claimed, over: server, etag: etag, retries: retries)
             link.finish(sent)
-            guard case .confirmed = sent.outcome, case .confirmed(let confirmation)? = sent.event,
-                let value = confirmation.serverValue
-            else {
-                chains.stop(key, token: token)
-                return
-            }
-            server = value
-            etag = confirmation.etag
-            guard let next = chains.next(key, token: token, server: value, etag: etag) else { return }
-            link = next
+            guard let next = nextLink(key, token: token, after: sent) else { return }
+            (link, server, etag) = next
         }
     }
 

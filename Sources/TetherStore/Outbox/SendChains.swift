@@ -35,7 +35,7 @@ final class SendChains: Sendable {
     private static let restingLimit = 256
 
     /// The key of an entity's chain.
-    static func key(_ entry: OutboxEntry) -> String { entry.entityType + "\u{0}" + entry.entityID }
+    static func key(type: String, id: String) -> String { type + "\u{0}" + id }
 
     /// Starts the chain of the entity whose write was just taken at its saving; called inside that save's
     /// transaction. Returns the chain's token.

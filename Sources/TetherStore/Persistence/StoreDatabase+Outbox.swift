@@ -85,9 +85,10 @@ extension StoreDatabase {
     /// earlier writes).
     ///
     /// A write whose entity has earlier writes waiting may join their send chain (``SendChains``): `joinChain` is
-    /// asked inside the transaction (whose body runs once, see ``DatabaseQueue/write(_:)``), told whether the write can (an update, and every earlier write is queued and
-    /// leased by this process). When it says yes, the entry is saved leased by this process as well, its request
-    /// not made yet (it is made from the previous write's answer), and `after` gets it with `chained` set.
+    /// asked inside the transaction (whose body runs once, see ``DatabaseQueue/write(_:)``), told whether the write
+    /// can (an update, and every earlier write is queued and leased by this process). When it says yes, the entry
+    /// is saved leased by this process as well, its request not made yet (it is made from the previous write's
+    /// answer), and `after` gets it with `chained` set.
     func enqueueClaiming<U: Sendable>(
         _ draft: OutboxDraft, lease: Duration = .seconds(60), at date: Date = Date(),
         joinChain: (@Sendable (_ eligible: Bool) -> Bool)? = nil,
@@ -175,16 +176,15 @@ extension StoreDatabase {
               timeout, attempts, prepared, body, if_match, lease_owner, lease_until, value)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let leased = claim != nil || chained
         let headers = encodeHeaders(draft.headers)
         let timeout = draft.timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
         try insert.bind([
             type, id, .text(draft.collectionPath), .text(draft.kind.rawValue), .text(draft.method), .text(key),
             .real(date.timeIntervalSince1970), .optionalText(headers), timeout.map { .real($0) } ?? .null,
             .int(entry.attempts), .int(claim == nil ? 0 : 1), claim?.body.map { .data($0) } ?? .null,
-            .optionalText(claim?.ifMatch), claim == nil && !chained ? .null : .optionalText(lease?.owner),
-            claim == nil && !chained
-                ? .null
-                : .real(date.timeIntervalSince1970 + Double(lease?.duration.components.seconds ?? 0)),
+            .optionalText(claim?.ifMatch), leased ? .optionalText(lease?.owner) : .null,
+            leased ? .real(date.timeIntervalSince1970 + Double(lease?.duration.components.seconds ?? 0)) : .null,
         ])
         // The value is bound borrowed and stepped at once: SQLite copies it only into the row.
         try (draft.value ?? Data()).withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> Void in
@@ -193,16 +193,12 @@ extension StoreDatabase {
             insert.reset()
         }
         entry.id = database.lastInsertedRowID
+        // A chained entry's request is made when it is sent (no body here).
         let claimed =
-            claim.map { claim in
-                ClaimedEntry(
-                    entry: entry, body: claim.body, ifMatch: claim.ifMatch, headers: draft.headers,
-                    timeout: timeout.map { .milliseconds(Int64($0 * 1000)) })
-            }
-            ?? (chained
-                ? ClaimedEntry(
-                    entry: entry, body: nil, ifMatch: nil, headers: draft.headers,
-                    timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }) : nil)
+            leased
+            ? ClaimedEntry(
+                entry: entry, body: claim?.body, ifMatch: claim?.ifMatch, headers: draft.headers,
+                timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }) : nil
         return (entry, claimed, chained)
     }
 
