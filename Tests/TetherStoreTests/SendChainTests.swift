@@ -140,6 +140,9 @@ import TetherSync
         mine.sendWaitingWrites()
         other.sendWaitingWrites()
         #expect(await sent(mine))
+        // The other store's write may have gone out through this store's sender: the other store learns it from
+        // the file at its sender's next turn, which may be in a long pause after the waits above; start it now.
+        other.sendWaitingWrites()
         #expect(await sent(other))
         #expect(try await harness.serverNotes().first { $0.id == 5 }?.title == "a4")
         #expect(await harness.log.settledCount(prefix: "PATCH /notes/5 200", atLeast: 5) == 5)
