@@ -144,6 +144,15 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
             #expect(offline.outboxStatus.count == 1)
             #expect(offline.outboxStatus.isOffline)
             #expect(list.items.first { $0.id == 2 }?.title == "edited offline")
+            // Attempts made while offline probe the server: the edit keeps saying that it waits for the network.
+            var seen: [EntityState<Note>.WriteStatus?] = []
+            let token = state.observe { seen.append($0.writeStatus) }
+            offline.sendWaitingWrites()
+            // The probe's failure notifies the state's observers too.
+            #expect(await eventually { seen.count >= 2 })
+            token.cancel()
+            #expect(seen.allSatisfy { $0 == .waitingForNetwork })
+            await offline.flush()
         }
         let store = try harness.store()
         // The restarted store shows the waiting edit at once, and sends it.

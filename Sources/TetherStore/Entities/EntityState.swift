@@ -35,7 +35,9 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
         case queued
         /// Being sent now.
         case sending
-        /// The server could not be reached (or asked to wait); it is sent again when it can be.
+        /// The server could not be reached (or asked to wait); it is sent again when it can be. While the store
+        /// is offline (``OutboxStatus/isOffline``), the attempts that probe the server keep this status; the first
+        /// answer replaces it.
         case waitingForNetwork
         /// The server refused it (see ``EntityState/error``); the local version is kept until the user retries
         /// (``EntityStore/retryWrites(of:)``) or discards it (``EntityStore/discardWrites(of:)``).

@@ -7,6 +7,9 @@ extension EntityTable {
         switch event {
         case .sending(let entry):
             guard let record = record(named: entry.entityID) else { return }
+            // While the server cannot be reached, a new attempt is a probe: the write keeps saying that it waits
+            // for the network until an answer says otherwise (no flicker between the two at each probe).
+            if record.writeStatus == .waitingForNetwork, store?.outboxStatus.isOffline == true { return }
             record.writeStatus = .sending
             record.changed()
         case .transient(let entry, let error):
