@@ -5,6 +5,7 @@
     import TetherIO
     import TetherJSON
     import TetherServer
+    import TetherSync
     import Testing
     import TetherTestSupport
 
@@ -287,18 +288,34 @@
             port = Int(UInt16(bigEndian: address.sin_port))
         }
 
+        /// Whether a thread of ``acceptAndClose()`` may still call `accept`, and whether ``close()`` was called.
+        private let state = Locked((accepting: false, closed: false))
+
         /// Accepts one connection on another thread and closes it at once.
         func acceptAndClose() {
             let descriptor = self.descriptor
-            Thread.detachNewThread {
+            state.withLock { $0.accepting = true }
+            Thread.detachNewThread { [self] in
                 let client = accept(descriptor, nil, nil)
                 if client >= 0 { Glibc.close(client) }
+                let closes = state.withLock {
+                    $0.accepting = false
+                    return $0.closed
+                }
+                if closes { Glibc.close(descriptor) }
             }
         }
 
+        /// Stops listening. While a thread of ``acceptAndClose()`` may still call `accept`, that thread closes the
+        /// socket: closed here, its number could go to another test's listener first, whose connection that
+        /// thread would then take and close.
         func close() {
             shutdown(descriptor, Int32(SHUT_RDWR))
-            Glibc.close(descriptor)
+            let accepting = state.withLock {
+                $0.closed = true
+                return $0.accepting
+            }
+            if !accepting { Glibc.close(descriptor) }
         }
     }
 #endif

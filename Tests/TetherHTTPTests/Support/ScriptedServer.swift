@@ -61,13 +61,16 @@
         /// The heads of the requests received, in order.
         var requests: [String] { state.withLock { $0.requests } }
 
+        /// Stops accepting. The accept thread closes the listening socket when it sees the stop: closed here, its
+        /// number could go to another test's listener before that thread's next `accept`, which would then take
+        /// (and close) that test's connection.
         func stop() {
             state.withLock { $0.stopped = true }
             shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
         }
 
         private func acceptLoop() {
+            defer { close(listener) }
             while true {
                 let fd = accept(listener, nil, nil)
                 if fd < 0 { return }
