@@ -288,26 +288,26 @@
             port = Int(UInt16(bigEndian: address.sin_port))
         }
 
-        /// Whether a thread of ``acceptAndClose()`` may still call `accept`, and whether ``close()`` was called.
-        private let state = Locked((accepting: false, closed: false))
+        /// How many threads of ``acceptAndClose()`` may still call `accept`, and whether ``close()`` was called.
+        private let state = Locked((accepting: 0, closed: false))
 
         /// Accepts one connection on another thread and closes it at once.
         func acceptAndClose() {
             let descriptor = self.descriptor
-            state.withLock { $0.accepting = true }
+            state.withLock { $0.accepting += 1 }
             Thread.detachNewThread { [self] in
                 let client = accept(descriptor, nil, nil)
                 if client >= 0 { Glibc.close(client) }
                 let closes = state.withLock {
-                    $0.accepting = false
-                    return $0.closed
+                    $0.accepting -= 1
+                    return $0.closed && $0.accepting == 0
                 }
                 if closes { Glibc.close(descriptor) }
             }
         }
 
-        /// Stops listening. While a thread of ``acceptAndClose()`` may still call `accept`, that thread closes the
-        /// socket: closed here, its number could go to another test's listener first, whose connection that
+        /// Stops listening. While threads of ``acceptAndClose()`` may still call `accept`, the last of them closes
+        /// the socket: closed here, its number could go to another test's listener first, whose connection that
         /// thread would then take and close.
         func close() {
             shutdown(descriptor, Int32(SHUT_RDWR))
@@ -315,7 +315,7 @@
                 $0.closed = true
                 return $0.accepting
             }
-            if !accepting { Glibc.close(descriptor) }
+            if accepting == 0 { Glibc.close(descriptor) }
         }
     }
 #endif
