@@ -107,6 +107,18 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// Whether the connection was refused: the host answered, but nothing listens on the port (`ECONNREFUSED`, or
+    /// `URLError.cannotConnectToHost`). Sending again at once cannot help; a caller that keeps the request for later
+    /// (an outbox) waits instead of retrying.
+    public var isConnectionRefused: Bool {
+        guard case .transport(let underlying) = kind else { return false }
+        if let error = underlying as? IOError {
+            return error.code == .connectionFailed && error.errno == ECONNREFUSED
+        }
+        if let error = underlying as? URLError { return error.code == .cannotConnectToHost }
+        return false
+    }
+
     /// A short sentence for a UI: no URL, no stack, no jargon beyond the status.
     ///
     /// For status failures whose body decoded as an API error, the API's own message is used.

@@ -139,6 +139,16 @@ extension EntityTable: AnyEntityTable {
         }
     }
 
+    func refetchAfterReconnect() {
+        for key in Array(queries.keys) {
+            // In use first: the binding below holds a reference of its own.
+            guard queryInUse(key), let query = queries[key], query.definition.refetchOnReconnect, query.isStale,
+                query.fetchTask == nil, query.restoreTask == nil
+            else { continue }
+            Task { await query.refresh() }
+        }
+    }
+
     /// Whether anything outside the store holds or observes the query, or it is loading.
     private func queryInUse(_ key: String) -> Bool {
         guard queries[key] != nil else { return false }

@@ -71,6 +71,9 @@ public final class EntityStore {
     /// Opened when a query has read its saved rows from disk (the first screen, then the rest): the outbox's first
     /// turn and the reads of waiting writes into entity states wait for it, up to ``outboxStartDelay``.
     var firstScreenShown: FirstScreenGate?
+    /// Why the server could not be reached, while ``OutboxStatus/isOffline``: the error a write made meanwhile
+    /// waits with.
+    var networkFailure: StoreError?
     /// Counts this process's changes to ``outboxStatus``, so a slower read of the database cannot undo one.
     var outboxStatusVersion: UInt64 = 0
     /// Writes of this store between the start of their save and their count in ``outboxStatus``: a count read from
@@ -260,6 +263,8 @@ protocol AnyEntityTable: AnyObject {
     func invalidate(where matches: (String, Set<String>) -> Bool)
     /// Applies what the outbox did to one of this table's entities.
     func apply(_ event: OutboxEvent)
+    /// Reloads the stale queries in use that ask for it (``Query/refetchOnReconnect``): the server answers again.
+    func refetchAfterReconnect()
 }
 
 /// A weak reference to a store, for the outbox's events (which must not keep the store alive).

@@ -55,14 +55,19 @@ extension EntityStore {
     /// screen at most: a store whose queries are not read from disk (or that has none) goes on after it.
     static let outboxStartDelay: Duration = .milliseconds(50)
 
-    /// Records whether the server answered; an answer after a silence wakes the outbox.
-    func noteNetwork(reachable: Bool) {
+    /// Records whether the server answered (`error`: why not); an answer after a silence wakes the outbox and
+    /// refetches the stale queries in use that ask for it (``Query/refetchOnReconnect``).
+    func noteNetwork(reachable: Bool, error: StoreError? = nil) {
+        if !reachable, let error { networkFailure = error }
         if reachable {
             // Only an answer after a silence (or the first one) wakes the outbox: while the server answers, the
             // writes are sent as they are made.
             guard outboxStatus.network != .reachable else { return }
+            let wasOffline = outboxStatus.isOffline
             outboxStatus.network = .reachable
+            networkFailure = nil
             if outboxStatus.count > outboxStatus.failedCount { outboxSignal?.signal() }
+            if wasOffline { for table in tables.values { table.refetchAfterReconnect() } }
         } else if !outboxStatus.isOffline {
             outboxStatus.network = .unreachable(since: Date())
         }
@@ -71,6 +76,36 @@ extension EntityStore {
     /// Sends the waiting writes now instead of at the outbox's next turn.
     public func sendWaitingWrites() {
         outboxSignal?.signal()
+    }
+
+    /// Sends the waiting writes now and returns once none is queued, being sent or waiting for the network
+    /// (``OutboxStatus/waitingCount`` is 0), or once `timeout` has passed, whichever comes first. Writes the server
+    /// refused (failed, conflict) need the user: they are counted in the result, never waited for.
+    ///
+    /// ```swift
+    /// import TetherStore
+    ///
+    /// @MainActor func beforeQuitting(_ store: EntityStore) async {
+    ///     let drain = await store.sendWaitingWrites(timeout: .seconds(5))
+    ///     if !drain.isDrained { print("\(drain.waiting) edits will be sent at the next start") }
+    ///     if drain.needUser > 0 { print("\(drain.needUser) edits were refused: see the list") }
+    /// }
+    /// ```
+    ///
+    /// - Returns: what still waits. A cancelled caller returns at once with the counts of that moment.
+    public func sendWaitingWrites(timeout: Duration) async -> OutboxStatus.Drain {
+        sendWaitingWrites()
+        let status = outboxStatus
+        let updates = status.updates
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await snapshot in updates where snapshot.waitingCount == 0 { return }
+            }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+        return OutboxStatus.Drain(waiting: status.waitingCount, needUser: status.failedCount)
     }
 
     /// Reads the outbox's counts from the database (which other processes write too). A read that a change of
@@ -105,7 +140,7 @@ extension EntityStore {
             if outboxStatus.count == 0 { outboxStatus.oldest = nil }
         case .transient(_, let error):
             outboxStatus.lastError = error
-            if error.isUnreachable { noteNetwork(reachable: false) } else { noteNetwork(reachable: true) }
+            noteNetwork(reachable: !error.isUnreachable, error: error)
             // The background loop takes it from here, after a pause and then with its growing pauses.
             if let signal = outboxSignal {
                 Task {
@@ -193,13 +228,17 @@ extension EntityStore {
             if record.saveChain === done { record.saveChain = nil }
         }
         await previousGate?.wait()
-        if previous == nil, record.writeStatus == .queued { record.writeStatus = .sending }
+        // While the server is known to be out of reach, the write is only saved: the background loop probes the
+        // server and sends it with the others, and the caller learns at once that it waits.
+        let offline = outboxStatus.isOffline ? networkFailure.map { StoreError(pending: $0.kind) } : nil
+        if previous == nil, offline == nil, record.writeStatus == .queued { record.writeStatus = .sending }
         let entry: OutboxEntry
         let sent: ChainLink.Outcome?
         let link: ChainLink?
         do {
             (entry, sent, link) = try await outbox.saveAndSend(
-                draft, retries: configuration.outboxRetries, saved: gate, unrecorded: unrecordedWrites)
+                draft, retries: configuration.outboxRetries, claims: offline == nil, saved: gate,
+                unrecorded: unrecordedWrites)
         } catch {
             outboxStatusVersion &+= 1
             outboxSavesInFlight -= 1
@@ -210,6 +249,11 @@ extension EntityStore {
         saved(entry)
         _ = unrecordedWrites.ids.withLock { $0.remove(entry.id) }
         outboxSavesInFlight -= 1
+        if let offline {
+            await previous?.wait()
+            await handle(.transient(entry, offline))
+            return (entry, .pending(offline))
+        }
         // Sent at once, or by the entity's send chain as soon as the previous write was confirmed.
         var result = sent
         if result == nil, let link {

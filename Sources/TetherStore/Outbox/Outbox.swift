@@ -27,7 +27,8 @@ import TetherSync
 ///
 /// - Thread safety: an actor; the database and the client do their work elsewhere.
 public actor Outbox {
-    /// How many times, and how far apart, a send tries an entry before it reports it as pending.
+    /// How many times, and how far apart, a send tries an entry before it reports it as pending. A refused
+    /// connection (``/TetherHTTP/HTTPError/isConnectionRefused``: nothing listens) ends the send at once.
     public struct Retries: Sendable, Hashable {
         /// Attempts in all (the first included).
         public var maximumAttempts: Int
@@ -129,10 +130,11 @@ public actor Outbox {
     /// stays queued for the next pass (same `Idempotency-Key`).
     ///
     /// - Parameters:
+    ///   - claims: `false` saves the write without taking it (no attempt, no chain): it waits for the next pass.
     ///   - unrecorded: receives the entry's id inside its transaction, so that a reader of the outbox meanwhile can
     ///     tell a write whose caller has yet to record it (the caller removes it once recorded).
     @concurrent nonisolated func saveAndSend(
-        _ draft: OutboxDraft, retries: Retries, saved: SaveGate, unrecorded: ReservedEntries
+        _ draft: OutboxDraft, retries: Retries, claims: Bool = true, saved: SaveGate, unrecorded: ReservedEntries
     ) async throws(StoreError) -> (entry: OutboxEntry, sent: ChainLink.Outcome?, link: ChainLink?) {
         let reserved = reserved
         let database = database
@@ -143,7 +145,7 @@ public actor Outbox {
         let committed: (entry: OutboxEntry, claimed: ClaimedEntry?, chained: Bool)
         do throws(StoreError) {
             committed = try await database.enqueueClaiming(
-                draft,
+                draft, claims: claims,
                 joinChain: { eligible in
                     let joined = chains.join(key, eligible: eligible)
                     chain.withLock { $0.joined = joined }
@@ -302,7 +304,7 @@ public actor Outbox {
             return (.pending(error), nil)
         case .transient(let entry, let failure, let retryAfter):
             await onEvent?(.transient(entry, failure))
-            guard let delay = Self.delay(before: 2, retries: retries, retryAfter: retryAfter) else {
+            guard let delay = Self.delay(before: 2, retries: retries, after: failure, retryAfter: retryAfter) else {
                 return (.pending(failure), nil)
             }
             do { try await Task.sleep(for: delay) } catch { return (.pending(failure), nil) }
@@ -351,18 +353,23 @@ public actor Outbox {
             case .skipped(let error):
                 return .pending(error)
             case .transient(_, let failure, let retryAfter):
-                guard let delay = Self.delay(before: attempt + 1, retries: retries, retryAfter: retryAfter) else {
-                    return .pending(failure)
-                }
+                let next = attempt + 1
+                guard let delay = Self.delay(before: next, retries: retries, after: failure, retryAfter: retryAfter)
+                else { return .pending(failure) }
                 do { try await Task.sleep(for: delay) } catch { return .pending(failure) }
             }
         }
     }
 
-    /// The wait before attempt `attempt` (2 or later), or `nil` when `retries` allows no more: the attempts are
-    /// spent, the task is cancelled, or the server asked for a longer wait than the longest allowed.
-    private static func delay(before attempt: Int, retries: Retries, retryAfter: Duration?) -> Duration? {
+    /// The wait before attempt `attempt` (2 or later) after `failure`, or `nil` when no attempt should follow now:
+    /// the attempts are spent, the task is cancelled, the server asked for a longer wait than the longest allowed,
+    /// or the connection was refused (nothing listens: sending again at once cannot help, and the caller learns at
+    /// once that the write waits; the background loop tries it again later).
+    private static func delay(
+        before attempt: Int, retries: Retries, after failure: StoreError, retryAfter: Duration?
+    ) -> Duration? {
         if attempt > retries.maximumAttempts || Task.isCancelled { return nil }
+        if failure.httpError?.isConnectionRefused == true { return nil }
         var delay = retries.initialDelay * (1 << min(attempt - 2, 20))
         if delay > retries.maximumDelay { delay = retries.maximumDelay }
         if let retryAfter {

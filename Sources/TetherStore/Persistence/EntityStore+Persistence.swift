@@ -120,6 +120,7 @@ extension EntityStore {
             await Self.readQuery(Entity.self, type: type, key: key, limit: first, from: database)
         }
         let firstScreen = firstScreenShown
+        state.isRestoring = true
         state.restoreTask = Task { [weak state] in
             // Once the query's saved rows are read, the first screenful and the rest: the reads that wait for it
             // (see ``firstScreenShown``) then no longer share the connection and the cores with these.
@@ -127,6 +128,7 @@ extension EntityStore {
             let restored = await reading.value
             guard let state else { return }
             state.restoreTask = nil
+            state.isRestoring = false
             guard let restored, state.updatedAt == nil, state.ids.isEmpty else { return }
             state.restore(restored.ids, entities: restored.entities, stored: restored.stored)
             guard restored.stored.ids.count > first else { return }

@@ -88,9 +88,10 @@ extension StoreDatabase {
     /// asked inside the transaction (whose body runs once, see ``DatabaseQueue/write(_:)``), told whether the write
     /// can (an update, and every earlier write is queued and leased by this process). When it says yes, the entry
     /// is saved leased by this process as well, its request not made yet (it is made from the previous write's
-    /// answer), and `after` gets it with `chained` set.
+    /// answer), and `after` gets it with `chained` set. With `claims` false the write is only saved, as
+    /// ``enqueue(_:at:)`` does: never taken, never chained.
     func enqueueClaiming<U: Sendable>(
-        _ draft: OutboxDraft, lease: Duration = .seconds(60), at date: Date = Date(),
+        _ draft: OutboxDraft, claims: Bool = true, lease: Duration = .seconds(60), at date: Date = Date(),
         joinChain: (@Sendable (_ eligible: Bool) -> Bool)? = nil,
         reserve: @escaping @Sendable (_ id: Int64, _ claimed: Bool) -> Void,
         then after: @escaping @Sendable (OutboxEntry, ClaimedEntry?, _ chained: Bool) -> U
@@ -99,7 +100,7 @@ extension StoreDatabase {
         return try await write(
             { database in
                 let result = try Self.enqueue(
-                    draft, at: date, lease: (owner, lease), joinChain: joinChain, in: database)
+                    draft, at: date, lease: claims ? (owner, lease) : nil, joinChain: joinChain, in: database)
                 reserve(result.entry.id, result.claimed != nil)
                 return result
             },

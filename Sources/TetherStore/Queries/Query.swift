@@ -34,6 +34,10 @@ public struct Query<Entity: RemoteEntity>: Sendable {
     public var refetchInterval: Duration?
     /// Whether entities created with ``EntityStore/create(_:)`` are appended to this query's results.
     public var includesCreatedEntities: Bool
+    /// Whether the query reloads when the server answers again after the store was offline
+    /// (``OutboxStatus/isOffline``), if its results are stale and it is in use (held or observed outside the
+    /// store). On by default, as TanStack Query's `refetchOnReconnect`.
+    public var refetchOnReconnect = true
     /// Fetches a page.
     public var fetch: Fetch
 

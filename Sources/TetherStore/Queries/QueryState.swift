@@ -29,9 +29,12 @@ public final class QueryState<Entity: RemoteEntity> {
         case loading
         /// Reloading results it already shows.
         case refreshing
-        /// Showing the results of its last load.
+        /// Showing results: those of its last load, or, while the server cannot be reached, the last known ones
+        /// (then ``QueryState/isOffline`` is `true` and ``QueryState/error`` says why the refresh failed).
         case loaded
-        /// The last load failed (see ``QueryState/error``); earlier results, if any, are still shown.
+        /// The last load failed (see ``QueryState/error``); earlier results, if any, are still shown. A load that
+        /// failed only because the server could not be reached, with results to show, is ``loaded`` and
+        /// ``QueryState/isOffline`` instead: good data is never hidden behind an error screen.
         case failed
     }
 
@@ -58,8 +61,13 @@ public final class QueryState<Entity: RemoteEntity> {
     /// from the server. Such results are stale: the next ``load()`` fetches.
     public internal(set) var isFromDisk = false
     /// Whether the last load failed because the server could not be reached (no connection, a timeout); the
-    /// results shown, if any, are the last known ones.
+    /// results shown, if any, are the last known ones. With results, ``status`` stays ``Status/loaded``: show them
+    /// with an offline note (``updatedAt``, or the disk's time with ``isFromDisk``), not an error screen.
     public internal(set) var isOffline = false
+    /// Whether the query is reading the results an earlier run saved in the store's database: `true` from
+    /// ``EntityStore/query(_:)`` until they are read (usually a few milliseconds, before the first frame), while
+    /// ``ids`` is still empty. ``load()`` and ``refresh()`` wait for that read before they fetch.
+    public internal(set) var isRestoring = false
 
     @ObservationIgnored var definition: Query<Entity>
     @ObservationIgnored let table: EntityTable<Entity>
@@ -146,7 +154,7 @@ public final class QueryState<Entity: RemoteEntity> {
                 store.noteNetwork(reachable: true)
             case .failure(let error):
                 if !error.isCancellation { self.error = error }
-                if error.isUnreachable { store.noteNetwork(reachable: false) }
+                if error.isUnreachable { store.noteNetwork(reachable: false, error: error) }
             }
             self.changed()
         }
@@ -201,6 +209,10 @@ public final class QueryState<Entity: RemoteEntity> {
         public var error: StoreError?
         public var hasMore: Bool
         public var isLoadingMore: Bool
+        /// See ``QueryState/isOffline``.
+        public var isOffline: Bool
+        /// See ``QueryState/isFromDisk``.
+        public var isFromDisk: Bool
 
         @MainActor
         init(_ state: QueryState<Entity>) {
@@ -209,6 +221,8 @@ public final class QueryState<Entity: RemoteEntity> {
             error = state.error
             hasMore = state.hasMore
             isLoadingMore = state.isLoadingMore
+            isOffline = state.isOffline
+            isFromDisk = state.isFromDisk
         }
     }
 
@@ -241,10 +255,14 @@ public final class QueryState<Entity: RemoteEntity> {
                 store.persist(page.items, of: self)
                 store.noteNetwork(reachable: true)
             case .failure(let error):
-                self.status = error.isCancellation ? (self.ids.isEmpty ? .idle : .loaded) : .failed
+                // Offline with results to show: they stay loaded, the error rides beside them.
+                let showsResults = !self.ids.isEmpty
+                self.status =
+                    error.isCancellation || (error.isUnreachable && showsResults)
+                    ? (showsResults ? .loaded : .idle) : .failed
                 if !error.isCancellation { self.error = error }
                 self.isOffline = error.isUnreachable
-                if error.isUnreachable { store.noteNetwork(reachable: false) }
+                if error.isUnreachable { store.noteNetwork(reachable: false, error: error) }
             }
             self.changed()
         }

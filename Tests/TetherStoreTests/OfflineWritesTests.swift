@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import TetherHTTP
+import TetherHTTPTesting
+import TetherIO
+import TetherSync
+import TetherTestSupport
+
+@testable import TetherStore
+
+/// Writes made while the server cannot be reached: saved and answered at once (a refused connection is not retried
+/// on the spot; a store that knows it is offline does not send at all), sent by the background loop once the server
+/// answers again, and what the app can await and observe meanwhile.
+@MainActor
+@Suite(.timeLimit(.minutes(2))) struct OfflineWritesTests {
+    /// A server that refuses connections until `online` is set; then `GET /notes` answers one note and writes are
+    /// confirmed (or refused with `writeStatus`). While `holdsWrites` is set a write waits until it is cleared: a
+    /// store that sent one would not return.
+    final class Server: Sendable {
+        let online = Locked(false)
+        let holdsWrites = Locked(false)
+        let writeStatus = Locked(200)
+        let writes = Locked<[String]>([])
+
+        var transport: StubTransport {
+            StubTransport { request in
+                guard self.online.withLock({ $0 }) else {
+                    if request.method != .get {
+                        while self.holdsWrites.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+                    }
+                    return .failure(IOError(.connectionFailed, errno: ECONNREFUSED, "Connection refused."))
+                }
+                if request.method == .get {
+                    return .json(#"[{"id": 1, "title": "from the server", "body": ""}]"#)
+                }
+                self.writes.withLock { $0.append(request.method.rawValue + " " + request.url.path) }
+                let status = self.writeStatus.withLock { $0 }
+                guard status == 200 else { return .json(#"{"error": "refused"}"#, status: status) }
+                return .json(#"{"id": 1, "title": "edited", "body": ""}"#)
+            }
+        }
+    }
+
+    private static func store(_ server: Server, folder: URL, retries: Outbox.Retries) throws -> EntityStore {
+        let client = HTTPClient(baseURL: URL(string: "http://notes.test")) {
+            $0.transport = server.transport
+            $0.retryPolicy = .never
+            $0.coalescesRequests = false
+        }
+        var configuration = EntityStore.Configuration()
+        configuration.collectionInterval = nil
+        configuration.outboxRetries = retries
+        let database = try StoreDatabase(url: folder.appendingPathComponent("store.sqlite"))
+        return EntityStore(client: client, database: database, configuration: configuration)
+    }
+
+    private static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-offline-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Nothing listens: the outbox does not try again at once (it would wait an hour here before its second
+    /// attempt), the entry keeps its one attempt and waits.
+    @Test func aRefusedConnectionEndsTheSendAtOnceAndTheWriteWaits() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dead = try #require(URL(string: "http://127.0.0.1:\(try closedLoopbackPort())"))
+        let database = try StoreDatabase(url: folder.appendingPathComponent("store.sqlite"))
+        let outbox = Outbox(database: database, client: HTTPClient(baseURL: dead) { $0.retryPolicy = .never })
+        let entry = try await outbox.enqueue(
+            type: Note.self, id: "1", kind: .update, value: Data(#"{"id": 1, "title": "t", "body": ""}"#.utf8))
+        let outcome = await outbox.send(
+            entry.id, retries: Outbox.Retries(maximumAttempts: 4, initialDelay: .seconds(3600)))
+        guard case .pending(let error) = outcome else {
+            Issue.record("expected the write to wait, got \(outcome)")
+            return
+        }
+        #expect(error.httpError?.isConnectionRefused == true)
+        let entries = try await outbox.entries()
+        #expect(entries.map(\.attempts) == [1])
+        #expect(entries.map(\.state) == [.queued])
+    }
+
+    /// Once a read found the server out of reach, an edit is saved and answered "waiting" without a request (the
+    /// server here would hold a write for ever), and shows as waiting for the network.
+    @Test func anEditMadeWhileTheStoreKnowsItIsOfflineIsSavedWithoutBeingSent() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = Server()
+        server.holdsWrites.withLock { $0 = true }
+        defer { server.holdsWrites.withLock { $0 = false } }
+        let store = try Self.store(server, folder: folder, retries: Outbox.Retries(initialDelay: .seconds(3600)))
+        let list = store.query(Query<Note>.list("/notes"))
+        await list.load()
+        #expect(list.isOffline)
+        #expect(store.outboxStatus.isOffline)
+        let error = await #expect(throws: StoreError.self) {
+            try await store.update(Note(id: 1, title: "edited offline", body: ""))
+        }
+        #expect(error?.isPending == true)
+        #expect(error?.httpError?.isConnectionRefused == true)
+        let state = store.entity(Note.self, id: 1)
+        #expect(state.value?.title == "edited offline")
+        #expect(state.writeStatus == .waitingForNetwork)
+        #expect(store.outboxStatus.count == 1)
+        #expect(store.outboxStatus.waitingCount == 1)
+        let entries = try #require(try await store.outbox?.entries())
+        #expect(entries.count == 1)
+        #expect(server.writes.withLock { $0 }.isEmpty)
+    }
+
+    /// The server comes back: the waiting edit is sent, `sendWaitingWrites(timeout:)` returns once nothing waits,
+    /// and the list that failed offline loads again by itself (refetch on reconnect).
+    @Test func whenTheServerAnswersAgainTheEditIsSentAndTheListReloads() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = Server()
+        let store = try Self.store(server, folder: folder, retries: Outbox.Retries(initialDelay: .seconds(3600)))
+        let list = store.query(Query<Note>.list("/notes"))
+        await list.load()
+        #expect(list.status == .failed)
+        #expect(list.isOffline)
+        await #expect(throws: StoreError.self) { try await store.update(Note(id: 1, title: "edited", body: "")) }
+        // Still offline: the time runs out with the write waiting.
+        let early = await store.sendWaitingWrites(timeout: .milliseconds(100))
+        #expect(early == OutboxStatus.Drain(waiting: 1, needUser: 0))
+        #expect(!early.isDrained)
+
+        server.online.withLock { $0 = true }
+        let drain = await store.sendWaitingWrites(timeout: .seconds(60))
+        #expect(drain.isDrained)
+        #expect(drain.needUser == 0)
+        #expect(server.writes.withLock { $0 } == ["PATCH /notes/1"])
+        #expect(await eventually { list.status == .loaded && !list.items.isEmpty })
+        #expect(!list.isOffline)
+        #expect(await eventually { store.entity(Note.self, id: 1).writeStatus == nil })
+    }
+
+    /// A write the server refuses needs the user: the wait does not wait for it and reports it.
+    @Test func aRefusedWriteIsReportedByTheWaitNotWaitedFor() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = Server()
+        server.online.withLock { $0 = true }
+        server.writeStatus.withLock { $0 = 422 }
+        let store = try Self.store(server, folder: folder, retries: .once)
+        await #expect(throws: StoreError.self) { try await store.update(Note(id: 1, title: "bad", body: "")) }
+        let drain = await store.sendWaitingWrites(timeout: .seconds(60))
+        #expect(drain == OutboxStatus.Drain(waiting: 0, needUser: 1))
+        #expect(store.entity(Note.self, id: 1).writeStatus == .failed)
+        // Nothing the user wrote is lost: the draft stays.
+        #expect(store.entity(Note.self, id: 1).value?.title == "bad")
+    }
+
+    /// The status as a sequence: the current snapshot first, then the changes, up to nothing waiting.
+    @Test func theOutboxStatusCanBeFollowedAsASequence() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = Server()
+        let store = try Self.store(server, folder: folder, retries: .once)
+        await #expect(throws: StoreError.self) { try await store.update(Note(id: 1, title: "edited", body: "")) }
+        var seen: [Int] = []
+        var sawOffline = false
+        for await snapshot in store.outboxStatus.updates {
+            seen.append(snapshot.waitingCount)
+            sawOffline = sawOffline || snapshot.isOffline
+            if seen.count == 1 {
+                server.online.withLock { $0 = true }
+                store.sendWaitingWrites()
+            }
+            if snapshot.waitingCount == 0 { break }
+        }
+        #expect(seen.first == 1)
+        #expect(seen.last == 0)
+        #expect(sawOffline)
+        #expect(server.writes.withLock { $0 } == ["PATCH /notes/1"])
+    }
+}
