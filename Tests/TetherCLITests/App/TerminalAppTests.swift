@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TetherAPIs
+import TetherHTTP
+import TetherServer
 import TetherTerminal
 import TetherTestSupport
 
@@ -338,6 +340,37 @@ import TetherTestSupport
         app.handle(.character("3"))
         let posts = await Self.frame(of: app) { $0.contains("Posts could not be loaded") }
         #expect(posts.contains("Posts could not be loaded"))
+    }
+
+    /// Notes saved on disk by an earlier run, with the server down: the rows are shown under an offline note with
+    /// the time they were saved, not under an error.
+    @Test func notesRestoredFromDiskWithTheServerDownSayOfflineNotFailed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-app-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("api.sqlite")
+        let server = try await TetherServerApp.start(.init(writes: .inMemory))
+        do {
+            let client = HTTPClient(baseURL: server.baseURL)
+            let context = await AppContext.open(
+                apiClient: client, itemClient: client, serverDescription: "test", apiDatabase: database,
+                itemDatabase: nil)
+            let app = TerminalApp(context: context, initialScreen: .notes)
+            let frame = await Self.frame(of: app) {
+                $0.range(of: #"[1-9][0-9]* notes"#, options: .regularExpression) != nil
+            }
+            #expect(!frame.contains("could not be loaded"))
+            await context.store.flush()
+        }
+        await server.stop()
+        let down = try #require(URL(string: "http://127.0.0.1:\(try closedLoopbackPort())"))
+        let client = HTTPClient(baseURL: down) { $0.retryPolicy = .never }
+        let context = await AppContext.open(
+            apiClient: client, itemClient: client, serverDescription: "test", apiDatabase: database, itemDatabase: nil)
+        let app = TerminalApp(context: context, initialScreen: .notes)
+        let frame = await Self.frame(of: app) { $0.contains("Offline, showing the notes saved at") }
+        #expect(frame.contains("Offline, showing the notes saved at"), "the screen shows:\n\(frame)")
+        #expect(!frame.contains("could not be loaded"))
     }
 
     /// Waits up to 60 s for a frame of `app` that satisfies `condition`, and returns the last frame. (A failing load

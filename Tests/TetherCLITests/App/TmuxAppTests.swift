@@ -134,6 +134,8 @@ struct TmuxAppTests {
             let tmux = try TmuxSession(Self.command(api, folder: folder), width: 100, height: 26)
             let screen = try await tmux.waitFor("the list from disk") { $0.contains("メモ三番 offline") }
             #expect(screen.contains("1 waiting to send"))
+            let banner = try await tmux.waitFor("the offline note") { $0.contains("Offline, showing the notes saved") }
+            #expect(!banner.contains("could not be loaded"))
             try tmux.send("q")
             try await tmux.waitFor("the quit question") { $0.contains("not on the server yet") }
             try tmux.send("y")

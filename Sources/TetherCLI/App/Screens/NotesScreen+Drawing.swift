@@ -1,3 +1,4 @@
+import Foundation
 import TetherAPIs
 import TetherStore
 import TetherTerminal
@@ -8,6 +9,11 @@ extension NotesScreen {
         let (bannerRow, body) = rect.split(top: 1)
         if let banner {
             Banner(banner.text, kind: banner.kind).draw(into: &buffer, in: bannerRow)
+        } else if notes.isOffline, !notes.ids.isEmpty {
+            // Good rows from disk or an earlier load: shown with when they were saved, not under an error.
+            let saved = notes.updatedAt.map { " saved at \(Self.clockTime($0))" } ?? " saved on this device"
+            Banner("Offline, showing the notes\(saved)", kind: .warning, hint: "r retry").draw(
+                into: &buffer, in: bannerRow)
         } else if let error = notes.error, !error.isCancellation {
             Banner("Notes could not be loaded: \(error.message)", kind: .error, hint: "r retry").draw(
                 into: &buffer, in: bannerRow)
@@ -27,6 +33,16 @@ extension NotesScreen {
         case .editor(let id): drawEditor(editing: id, into: &buffer, in: pane)
         }
         if let dialog { dialog.draw(into: &buffer, in: rect) }
+    }
+
+    /// `14:02` in the local time zone (with the date when it is not today).
+    static func clockTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        guard !calendar.isDateInToday(date) else { return time }
+        return String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0) + time
     }
 
     private func drawHeader(into buffer: inout ScreenBuffer, in rect: Rect) {
