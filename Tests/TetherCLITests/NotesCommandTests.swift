@@ -6,6 +6,7 @@ import TetherServer
 import TetherTerminal
 
 @testable import TetherCLI
+@testable import TetherStore
 
 /// `tether notes` end to end: the add, list, edit, show, rm round trip on the embedded server (whose file keeps
 /// the notes between runs) and on a test server, 404s, conflicts and usage errors.
@@ -155,6 +156,7 @@ import TetherTerminal
         let listed = await sandbox.run("sync", "--list", "--api", closed)
         #expect(listed.status == 1)
         #expect(listed.stdout.contains("POST /notes queued"), "\(listed.stdout)")
+        #expect(listed.stdout.contains("    new note \"kept 保存\""), "\(listed.stdout)")
         #expect(listed.stdout.hasSuffix("1 waiting\n"))
         let stillDown = await sandbox.run("sync", "--api", closed)
         #expect(stillDown.status == 1)
@@ -180,6 +182,37 @@ import TetherTerminal
         let again = await sandbox.run("sync", "--api", base)
         #expect(again.status == 0)
         #expect(again.stdout == "nothing is waiting\n")
+    }
+
+    /// `sync --list` says what each waiting write changes: the entity, its title, and for an edit the fields that
+    /// differ from the server's version the database knows.
+    @Test func syncListSaysWhatEachWaitingWriteChanges() async throws {
+        let sandbox = try APISandbox()
+        let closed = try await closedServerURL()
+        #expect(await sandbox.run("notes", "edit", "3", "--title", "renamed 改名", "--api", closed).status == 3)
+        #expect(await sandbox.run("notes", "rm", "2", "--api", closed).status == 3)
+        let listed = await sandbox.run("sync", "--list", "--api", closed)
+        #expect(listed.status == 1)
+        let output = lines(listed.stdout)
+        #expect(output.count == 5, "\(listed.stdout)")
+        #expect(output.first?.hasPrefix("#1 PATCH /notes/3 queued") == true)
+        #expect(output.dropFirst().first == "    note 3 \"renamed 改名\": changes title, updatedAt")
+        #expect(output.dropFirst(3).first == "    deletes note 2")
+    }
+
+    @Test func aWaitingEditIsDescribedByTheFieldsThatDifferFromTheServersVersion() throws {
+        let entry = OutboxEntry(
+            id: 7, entityType: "TetherAPIs.Note", entityID: "3", collectionPath: "/notes", kind: .update,
+            method: "PATCH", idempotencyKey: "k", createdAt: Date(), attempts: 0, state: .queued, lastError: nil,
+            lastStatus: nil,
+            value: Data(#"{"id": 3, "title": "Groceries\nand more", "body": "milk", "done": true}"#.utf8))
+        let server = Data(#"{"id": 3, "title": "Groceries", "body": "milk", "done": false}"#.utf8)
+        #expect(SyncCommand.describeChange(entry, server: server) == "note 3 \"Groceries\": changes title, done")
+        #expect(SyncCommand.describeChange(entry, server: nil) == "note 3 \"Groceries\": changes title, body, done")
+        var delete = entry
+        delete.kind = .delete
+        delete.value = nil
+        #expect(SyncCommand.describeChange(delete, server: server) == "deletes note 3 \"Groceries\"")
     }
 
     @Test func writesUnderConnectionResetsTellTheTruthAndAreAppliedOnce() async throws {

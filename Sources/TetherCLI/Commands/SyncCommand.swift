@@ -28,7 +28,9 @@ enum SyncCommand: Command {
         could not confirm them (their outbox, in $XDG_DATA_HOME/tether), oldest first, and prints
         what became of each: sent, failed (the server refused it; it stays until the app retries
         or discards it) or waiting (the server still cannot be reached). With --list, only lists
-        them.
+        them: each with its method and path, state, when it was made, its attempts and last error,
+        and on the line below what it changes (the note and its title; for an edit, the fields that
+        differ from the server's version last seen here).
 
         Exit code 0 when nothing is left waiting; 1 when changes are still waiting (or failed), or
         the outbox cannot be read; 2 for a wrong command line.
@@ -69,8 +71,17 @@ enum SyncCommand: Command {
             throw .failure(error.kind.databaseMessage ?? error.description)
         }
         if reader.flag("--list") {
-            let entries = try wait { () async throws(StoreError) in try await database.outboxEntries() }
-            for entry in entries { console.print(describe(entry) + "\n") }
+            let entries = try wait { () async throws(StoreError) in
+                var described: [(OutboxEntry, Data?)] = []
+                for entry in try await database.outboxEntries() {
+                    described.append((entry, try? await database.serverVersion(of: entry)))
+                }
+                return described
+            }
+            for (entry, server) in entries {
+                console.print(describe(entry) + "\n")
+                console.print("    " + describeChange(entry, server: server) + "\n")
+            }
             console.print(entries.isEmpty ? "nothing is waiting\n" : "\(entries.count) waiting\n")
             return entries.isEmpty ? ExitCode.success : ExitCode.failure
         }
@@ -110,6 +121,40 @@ enum SyncCommand: Command {
         if entry.attempts > 0 { line += ", \(entry.attempts) attempt\(entry.attempts == 1 ? "" : "s")" }
         if let error = entry.lastError { line += ": \(error)" }
         return line
+    }
+
+    /// What a waiting write changes, for the line under its entry in `--list`: the entity, its title, and for an
+    /// update the fields that differ from the server's version the database knows (`server`, JSON).
+    ///
+    /// `note 3 "Groceries": changes title, body` · `new note "Groceries"` · `deletes note 3 "Groceries"`
+    static func describeChange(_ entry: OutboxEntry, server: Data?) -> String {
+        let value = entry.value.flatMap { try? JSON(parsing: $0) }?.object
+        let known = server.flatMap { try? JSON(parsing: $0) }?.object
+        let noun = entry.entityType.split(separator: ".").last.map { $0.lowercased() } ?? entry.entityType
+        var title = ""
+        if let label = label(of: value) ?? label(of: known) { title = " \"\(label)\"" }
+        switch entry.kind {
+        case .create:
+            return "new \(noun)\(title) (temporary id \(entry.entityID))"
+        case .delete:
+            return "deletes \(noun) \(entry.entityID)\(title)"
+        case .update:
+            guard let value else { return "changes \(noun) \(entry.entityID)\(title)" }
+            let changed = value.keys.filter { key in key != "id" && known?[key] != value[key] }
+            let fields = changed.isEmpty ? "nothing new" : changed.joined(separator: ", ")
+            return "\(noun) \(entry.entityID)\(title): changes \(fields)"
+        }
+    }
+
+    /// A short label of an entity: its `title`, `name` or `subject`, on one line, at most 40 characters.
+    private static func label(of object: JSON.Object?) -> String? {
+        guard let object else { return nil }
+        for key in ["title", "name", "subject"] {
+            guard let text = object[key]?.string, !text.isEmpty else { continue }
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+            return line.count > 40 ? String(line.prefix(39)) + "…" : line
+        }
+        return nil
     }
 
     /// Runs `body` to its end from this (non-pool) thread.

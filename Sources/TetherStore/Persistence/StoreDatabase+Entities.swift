@@ -85,6 +85,18 @@ extension StoreDatabase {
         try await loadEntity(type: EntityStore.typeName(type), id: id)?.value
     }
 
+    /// The server's version of the entity a waiting write changes, as JSON, the last the database saw; `nil` when it
+    /// has none (a create, or an entity never read on this device). For tools that say what a write changes.
+    public func serverVersion(of entry: OutboxEntry) async throws(StoreError) -> Data? {
+        guard entry.kind != .create else { return nil }
+        return try await read { database in
+            // The row itself: the server's version, never overlaid with the waiting writes.
+            let statement = try database.statement("SELECT value FROM entity WHERE type = ? AND id = ?")
+            try statement.bind([.text(entry.entityType), .text(entry.entityID)])
+            return try statement.step() ? statement.data(0) : nil
+        }
+    }
+
     /// Replaces a query's ids (after a local create or delete changed the list), keeping its other fields.
     func saveQueryIDs(type: String, key: String, ids: [String]) async throws(StoreError) {
         try await write { database in
