@@ -229,7 +229,8 @@ final class APIEnvironment: Sendable {
             }
             do {
                 try FileManager.default.createDirectory(
-                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
                 throw ServerError(.databaseIO, "cannot create \(file.deletingLastPathComponent().path)")
             }

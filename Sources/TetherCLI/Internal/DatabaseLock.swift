@@ -34,7 +34,8 @@ final class DatabaseLock: Sendable {
     static func tryAcquire(for databaseFile: URL) throws(CLIError) -> DatabaseLock? {
         let file = lockFile(for: databaseFile)
         try? FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .failure("cannot open \(file.path): \(String(cString: strerror(errno)))")
