@@ -71,6 +71,9 @@ public final class EntityStore {
     /// Opened when a query has read its saved rows from disk (the first screen, then the rest): the outbox's first
     /// turn and the reads of waiting writes into entity states wait for it, up to ``outboxStartDelay``.
     var firstScreenShown: FirstScreenGate?
+    /// The background loop's pause after a pass that left writes waiting (it doubles after each such pass, up to
+    /// the longest); also the wait before it tries again after a write's transient failure. Shorter in tests.
+    var backgroundPause: (first: Duration, longest: Duration) = (.seconds(1), .seconds(60))
     /// Why the server could not be reached, while ``OutboxStatus/isOffline``: the error a write made meanwhile
     /// waits with.
     var networkFailure: StoreError?
@@ -189,7 +192,9 @@ public final class EntityStore {
     /// The state of one entity, shared with every query that contains it; created empty (not loaded) if the store
     /// has none. Call ``EntityState/load()`` to fetch it.
     public func entity<Entity: RemoteEntity>(_ type: Entity.Type, id: Entity.ID) -> EntityState<Entity> {
-        let record = table(for: type).record(for: id)
+        let table = table(for: type)
+        // A created entity's temporary id names it under the server's id once its create is confirmed.
+        let record = table.record(for: table.currentID(id))
         record.unusedSince = nil
         return record
     }
@@ -265,6 +270,8 @@ protocol AnyEntityTable: AnyObject {
     func apply(_ event: OutboxEvent)
     /// Reloads the stale queries in use that ask for it (``Query/refetchOnReconnect``): the server answers again.
     func refetchAfterReconnect()
+    /// Settles the entities whose waiting writes left the outbox without this store's knowing.
+    func reconcileWrites(with database: StoreDatabase) async
 }
 
 /// A weak reference to a store, for the outbox's events (which must not keep the store alive).

@@ -436,9 +436,9 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
             }
             #expect(old.queue.read { $0.userVersion } == 1)
         }
-        #expect(StoreSchema.migrator.latestVersion == 4)
+        #expect(StoreSchema.migrator.latestVersion == 5)
         let current = try StoreDatabase(url: url)
-        #expect(current.queue.read { $0.userVersion } == 4)
+        #expect(current.queue.read { $0.userVersion } == 5)
         let query = try #require(try await current.loadQuery(type: "Note", key: "/notes"))
         #expect(query.ids == ["1"])
         #expect(query.entities["1"]?.value.map { String(decoding: $0, as: UTF8.self) }?.contains("old") == true)
@@ -480,6 +480,44 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
                 entityType: "Note", entityID: "2", collectionPath: "/notes", kind: .update, method: "PATCH",
                 value: Data(#"{"id":2,"title":"later"}"#.utf8)))
         #expect(try await current.outboxEntries(type: "Note", entityID: "2").map(\.id) == [saved[1].id, later.id])
+    }
+
+    /// Every earlier schema with waiting writes (versions 2, 3 and 4) migrates keeping them, in order, and from then
+    /// on a confirmed entry's number is never given to the next write (a late outcome of the first must not reach the
+    /// second).
+    @Test(arguments: [2, 3, 4])
+    func everyEarlierOutboxMigratesAndNumbersAreNeverReused(version: Int) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tether-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("v\(version).sqlite")
+        let migrator = DatabaseMigrator(migrations: Array(StoreSchema.migrator.migrations.prefix(version)))
+        var saved: [OutboxEntry] = []
+        do {
+            let old = try StoreDatabase(url: url, migrator: migrator)
+            #expect(old.queue.read { $0.userVersion } == version)
+            for index in 1...3 {
+                saved.append(
+                    try await old.enqueue(
+                        OutboxDraft(
+                            entityType: "Note", entityID: "7", collectionPath: "/notes", kind: .update,
+                            method: "PATCH", value: Data(#"{"id":7,"title":"edit \#(index)"}"#.utf8))))
+            }
+        }
+        let current = try StoreDatabase(url: url)
+        #expect(current.queue.read { $0.userVersion } == StoreSchema.migrator.latestVersion)
+        let entries = try await current.outboxEntries()
+        #expect(entries.map(\.id) == saved.map(\.id))
+        #expect(entries.map(\.idempotencyKey) == saved.map(\.idempotencyKey))
+        // The newest entry leaves the outbox; the next write gets a number of its own.
+        let last = try #require(saved.last)
+        _ = try await current.discard(last.id)
+        let next = try await current.enqueue(
+            OutboxDraft(
+                entityType: "Note", entityID: "7", collectionPath: "/notes", kind: .update, method: "PATCH",
+                value: Data(#"{"id":7,"title":"next"}"#.utf8)))
+        #expect(next.id > last.id)
+        #expect(try await current.outboxEntries().map(\.id) == saved.dropLast().map(\.id) + [next.id])
     }
 
     @Test func twoProcessesOnOneDatabaseSendEachWriteOnce() async throws {

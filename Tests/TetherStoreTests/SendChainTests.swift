@@ -127,12 +127,30 @@ import TetherSync
         // One edit on the wire and one saved behind it by this store, then one by the other store (over its own
         // connection to the file, or over the same one), then two more by this store: those two must not overtake
         // the other store's.
-        var tasks = try edits(of: detail, titled: ["a1", "a2"], in: mine)
-        try await Task.sleep(for: .milliseconds(30))
+        // Each step waits until the writes before it are saved (in the file, or already sent), not for a time: on a
+        // loaded machine a fixed wait let the other store's write be saved before "a2" (seen in a full run).
+        let file = try StoreDatabase(url: harness.databaseURL)
+        func saved(_ title: String) async -> Bool {
+            let sent = recorder.requests.contains { request in
+                request.body.map { String(decoding: $0, as: UTF8.self).contains("\"\(title)\"") } ?? false
+            }
+            if sent { return true }
+            let entries = (try? await file.outboxEntries()) ?? []
+            return entries.contains { entry in
+                entry.value.map { String(decoding: $0, as: UTF8.self).contains("\"\(title)\"") } ?? false
+            }
+        }
+        func waitUntilSaved(_ title: String) async {
+            for _ in 0..<1000 where !(await saved(title)) { try? await Task.sleep(for: .milliseconds(5)) }
+        }
+        var tasks = try edits(of: detail, titled: ["a1"], in: mine)
+        await waitUntilSaved("a1")
+        tasks += try edits(of: detail, titled: ["a2"], in: mine)
+        await waitUntilSaved("a2")
         var otherNote = try #require(otherDetail.value)
         otherNote.title = "b1"
         let otherTask = Task { try await other.update(otherNote) }
-        try await Task.sleep(for: .milliseconds(30))
+        await waitUntilSaved("b1")
         tasks += try edits(of: detail, titled: ["a3", "a4"], in: mine)
         for task in tasks { _ = try? await task.value }
         _ = try? await otherTask.value

@@ -1,4 +1,5 @@
 import Foundation
+import TetherJSON
 
 /// The store's entities of one type, by id, and the queries over them.
 @MainActor
@@ -7,9 +8,34 @@ final class EntityTable<Entity: RemoteEntity> {
     /// Queries of this entity type, by key.
     var queries: [String: QueryState<Entity>] = [:]
     weak var store: EntityStore?
+    /// The server's id of each created entity, by the temporary id it had (``adoptServerID``): a value made before
+    /// the create was confirmed still names the temporary id, and a write of it must go to the server's.
+    var adoptedIDs: [Entity.ID: Entity.ID] = [:]
 
     init(store: EntityStore) {
         self.store = store
+    }
+
+    /// `id`, or the server's id that replaced it when it was a created entity's temporary id.
+    func currentID(_ id: Entity.ID) -> Entity.ID {
+        var id = id
+        while let adopted = adoptedIDs[id], adopted != id { id = adopted }
+        return id
+    }
+
+    /// `entity` with ``currentID(_:)`` as its id (its JSON with the id member replaced, decoded again); `entity`
+    /// itself when its id is current.
+    func withCurrentID(_ entity: Entity) throws -> Entity {
+        let id = currentID(entity.id)
+        guard id != entity.id else { return entity }
+        guard case .object(var object) = try TetherJSONEncoder().encodeToJSON(entity) else { return entity }
+        let text = String(describing: id)
+        if case .string = object["id"] {
+            object["id"] = .string(text)
+        } else {
+            object["id"] = try JSON(parsing: Data(text.utf8))
+        }
+        return try TetherJSONDecoder().decode(Entity.self, from: Data(JSONWriter().bytes(.object(object))))
     }
 
     /// The state for `id`, created empty if the store has none.

@@ -31,20 +31,22 @@ extension EntityStore {
                 _ = try? await outbox.database.prune(now: Date(), maximumAge: age, maximumEntities: limit)
             }
             await self?.refreshOutboxStatus()
-            var pause: Duration = .seconds(1)
+            var pause = self?.backgroundPause.first ?? .seconds(1)
             while !Task.isCancelled {
                 let report = await outbox.sendAll(retries: .once)
                 // Never a strong reference across the wait below: the store's deinit is what ends this loop.
                 guard self != nil else { return }
                 await self?.refreshOutboxStatus()
+                await self?.reconcileWrites()
                 // Writes still waiting, whether they failed for now or another process (or database connection)
                 // held them: look again after a pause, never only on the next signal.
                 let waiting = !report.pending.isEmpty
+                guard let (first, longest) = self?.backgroundPause else { return }
                 if waiting {
                     await wake.wait(timeout: pause)
-                    pause = min(pause * 2, .seconds(60))
+                    pause = min(pause * 2, longest)
                 } else {
-                    pause = .seconds(1)
+                    pause = first
                     await wake.wait(timeout: nil)
                 }
             }
@@ -78,9 +80,9 @@ extension EntityStore {
         outboxSignal?.signal()
     }
 
-    /// Sends the waiting writes now and returns once none is queued, being sent or waiting for the network
-    /// (``OutboxStatus/waitingCount`` is 0), or once `timeout` has passed, whichever comes first. Writes the server
-    /// refused (failed, conflict) need the user: they are counted in the result, never waited for.
+    /// Sends the waiting writes now and returns once none is queued, being sent or waiting for the network, or once
+    /// `timeout` has passed, whichever comes first. Writes the server refused (failed, conflict) need the user, and
+    /// so do the writes of the same entity queued behind one: they are counted in the result, never waited for.
     ///
     /// ```swift
     /// import TetherStore
@@ -92,20 +94,56 @@ extension EntityStore {
     /// }
     /// ```
     ///
-    /// - Returns: what still waits. A cancelled caller returns at once with the counts of that moment.
+    /// - Returns: what still waits, read from the database (other processes' writes included). A cancelled caller
+    ///   returns at once with the counts of that moment. A store without a database has nothing to wait for.
     public func sendWaitingWrites(timeout: Duration) async -> OutboxStatus.Drain {
-        sendWaitingWrites()
+        guard let outbox else { return OutboxStatus.Drain(waiting: 0, needUser: 0) }
+        let deadline = ContinuousClock.now + timeout
         let status = outboxStatus
-        let updates = status.updates
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await snapshot in updates where snapshot.waitingCount == 0 { return }
+        while true {
+            sendWaitingWrites()
+            let drain = await Self.drain(of: outbox.database)
+            let left = deadline - ContinuousClock.now
+            if drain.isDrained || left <= .zero || Task.isCancelled {
+                // The states say the same as the database when this returns.
+                await refreshOutboxStatus()
+                await reconcileWrites()
+                return drain
             }
-            group.addTask { try? await Task.sleep(for: timeout) }
-            await group.next()
-            group.cancelAll()
+            // The next change of the status (an answer, a count), or a quarter of a second, whichever is first.
+            let pause = min(left, .milliseconds(250))
+            let updates = status.updates
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var snapshots = 0
+                    for await _ in updates {
+                        snapshots += 1
+                        if snapshots == 2 { return }
+                    }
+                }
+                group.addTask { try? await Task.sleep(for: pause) }
+                await group.next()
+                group.cancelAll()
+            }
         }
-        return OutboxStatus.Drain(waiting: status.waitingCount, needUser: status.failedCount)
+    }
+
+    /// The outbox's writes on their way, and those that wait for the user (refused, or behind a refused one).
+    @concurrent
+    private static func drain(of database: StoreDatabase) async -> OutboxStatus.Drain {
+        guard let entries = try? await database.outboxEntries() else {
+            return OutboxStatus.Drain(waiting: 0, needUser: 0)
+        }
+        let blocked = Set(entries.filter { $0.state != .queued }.map { $0.entityType + "\u{0}" + $0.entityID })
+        let needUser = entries.filter { blocked.contains($0.entityType + "\u{0}" + $0.entityID) }.count
+        return OutboxStatus.Drain(waiting: entries.count - needUser, needUser: needUser)
+    }
+
+    /// Brings the entity states in line with the outbox: a write another store or process settled no longer shows
+    /// as waiting here (see ``EntityTable/reconcileWrites(with:)``).
+    func reconcileWrites() async {
+        guard let database else { return }
+        for table in Array(tables.values) { await table.reconcileWrites(with: database) }
     }
 
     /// Reads the outbox's counts from the database (which other processes write too). A read that a change of
@@ -143,8 +181,9 @@ extension EntityStore {
             noteNetwork(reachable: !error.isUnreachable, error: error)
             // The background loop takes it from here, after a pause and then with its growing pauses.
             if let signal = outboxSignal {
+                let pause = backgroundPause.first
                 Task {
-                    try? await Task.sleep(for: .seconds(1))
+                    try? await Task.sleep(for: pause)
                     signal.signal()
                 }
             }
@@ -271,12 +310,19 @@ extension EntityStore {
     }
 
     func updateThroughOutbox<Entity: RemoteEntity>(
-        _ entity: Entity, outbox: Outbox, options: MutationOptions
+        _ edited: Entity, outbox: Outbox, options: MutationOptions
     ) async throws(StoreError) -> Entity {
         let table = table(for: Entity.self)
-        let record = table.record(for: entity.id)
+        let entity: Entity
         let bytes: Data
         let serverBytes: Data?
+        do {
+            // A value made while the entity was a draft names its temporary id: the edit goes to the server's.
+            entity = try table.withCurrentID(edited)
+        } catch {
+            throw StoreError(.encoding("\(error)"))
+        }
+        let record = table.record(for: entity.id)
         do {
             bytes = try TetherJSONEncoder().encode(entity)
             serverBytes = try record.encodedServerValue()
@@ -390,9 +436,10 @@ extension EntityStore {
     }
 
     func deleteThroughOutbox<Entity: RemoteEntity>(
-        _ type: Entity.Type, id: Entity.ID, outbox: Outbox, options: MutationOptions
+        _ type: Entity.Type, id named: Entity.ID, outbox: Outbox, options: MutationOptions
     ) async throws(StoreError) {
         let table = table(for: type)
+        let id = table.currentID(named)
         let record = table.record(for: id)
         editCounter += 1
         record.lastWrite = editCounter

@@ -62,6 +62,53 @@ extension EntityTable {
         }
     }
 
+    /// Settles the entities that show a waiting write none of which is in the outbox any more: another store or
+    /// process (the app and `tether sync`, two connections) sent or discarded them, and no event of this store says
+    /// so. Each then shows the server's version the database holds (or leaves the lists when it holds none: a delete
+    /// confirmed, or a create confirmed under the server's id).
+    ///
+    /// Only entities whose writes were all saved before the read are looked at, and only those untouched by this
+    /// store between the read and now (the same edits, the same write mark): a write of this store that is being
+    /// saved, or was made meanwhile, is never taken for settled.
+    func reconcileWrites(with database: StoreDatabase) async {
+        let candidates = records.values.filter { record in
+            record.writeStatus != nil && record.pendingEdits.allSatisfy { $0.outboxID != nil }
+        }.map { record in (record: record, mark: record.lastWrite, edits: record.pendingEdits.map(\.number)) }
+        guard !candidates.isEmpty else { return }
+        let type = EntityStore.typeName(Entity.self)
+        let ids = candidates.map { String(describing: $0.record.id) }
+        guard let states = try? await database.writeStates(type: type, ids: ids) else { return }
+        let decoder = TetherJSONDecoder()
+        for candidate in candidates {
+            let record = candidate.record
+            guard record.writeStatus != nil, record.lastWrite == candidate.mark,
+                record.pendingEdits.map(\.number) == candidate.edits,
+                let state = states[String(describing: record.id)], !state.waiting
+            else { continue }
+            record.pendingEdits = []
+            record.writeStatus = nil
+            record.error = nil
+            record.conflict = nil
+            if let bytes = state.server, let server = try? decoder.decode(Entity.self, from: bytes) {
+                record.serverValue = server
+                record.value = server
+                record.status = .synced
+                entityChanged(record)
+                continue
+            }
+            for query in queries.values where query.idSet.contains(record.id) {
+                var set = query.idSet
+                set.remove(record.id)
+                query.setIDs(query.ids.filter { $0 != record.id }, set: set)
+                query.changed()
+            }
+            records.removeValue(forKey: record.id)
+            record.value = nil
+            record.status = .deleted
+            record.changed()
+        }
+    }
+
     private func record(named id: String) -> EntityState<Entity>? {
         Entity.ID(id).flatMap { records[$0] }
     }
@@ -129,6 +176,7 @@ extension EntityTable {
             query.setIDs(ids, set: set)
         }
         records.removeValue(forKey: oldID)
+        adoptedIDs[oldID] = newID
         if let existing = records[newID], existing !== record {
             existing.queryReferences += record.queryReferences
         }

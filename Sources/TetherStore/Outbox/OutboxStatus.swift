@@ -107,8 +107,8 @@ extension OutboxStatus {
     public struct Drain: Sendable, Hashable {
         /// Writes still queued, being sent or waiting for the network: 0 unless the time ran out first.
         public var waiting: Int
-        /// Writes the server refused (failed or in conflict): they wait for the user (retry, discard, or resolve
-        /// the conflict), so the call does not wait for them.
+        /// Writes the server refused (failed or in conflict), and the later writes of their entities queued behind
+        /// them: they wait for the user (retry, discard, or resolve the conflict), so the call does not wait for them.
         public var needUser: Int
 
         /// Whether nothing is on its way any more.

@@ -200,6 +200,8 @@ extension StoreDatabase {
         let cutoff = now.timeIntervalSince1970 - Double(maximumAge.components.seconds)
         return try await write { database in
             let queries = try database.run("DELETE FROM query WHERE fetched_at < ?", [.real(cutoff)])
+            // Temporary ids confirmed long ago: no value made before their confirmation is still about.
+            try database.run("DELETE FROM adopted_id WHERE adopted_at < ?", [.real(cutoff)])
             // The ids the remaining queries name, once, instead of a scan of every query per entity.
             try database.execute(
                 """

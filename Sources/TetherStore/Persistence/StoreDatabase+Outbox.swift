@@ -114,6 +114,15 @@ extension StoreDatabase {
         joinChain: ((_ eligible: Bool) -> Bool)? = nil, in database: Database
     ) throws -> (entry: OutboxEntry, claimed: ClaimedEntry?, chained: Bool) {
         var draft = draft
+        if draft.kind != .create, let server = try adoptedID(type: draft.entityType, of: draft.entityID, in: database) {
+            // Made from a value that still named the created entity's temporary id: it goes to the server's.
+            draft.entityID = server.id
+            if let bytes = draft.value, case .object(var object) = try JSON(parsing: bytes) {
+                // The id keeps its JSON type: a string id stays a string.
+                if case .string = object["id"] { object["id"] = .string(server.id) } else { object["id"] = server.json }
+                draft.value = Data(try JSONWriter().bytes(.object(object)))
+            }
+        }
         if draft.kind == .create {
             if draft.entityID.isEmpty {
                 // A temporary id below every one this database holds, chosen inside the transaction, so that two
@@ -224,6 +233,26 @@ extension StoreDatabase {
         var entries: [OutboxEntry] = []
         while try statement.step() { entries.append(entry(from: statement)) }
         return entries
+    }
+
+    /// For each of `ids` (entities of `type`): whether a write of it waits in the outbox, and the server's version
+    /// the database holds (its `entity` row), read in one transaction.
+    func writeStates(type: String, ids: [String]) async throws(StoreError) -> [String: (waiting: Bool, server: Data?)] {
+        try await read { database in
+            let statement = try database.statement(
+                """
+                SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2),
+                  (SELECT value FROM entity WHERE type = ?1 AND id = ?2)
+                """)
+            var states: [String: (waiting: Bool, server: Data?)] = [:]
+            for id in ids {
+                statement.reset()
+                try statement.bind([.text(type), .text(id)])
+                guard try statement.step() else { continue }
+                states[id] = (statement.int(0) != 0, statement.data(1))
+            }
+            return states
+        }
     }
 
     /// The entries of the entity that entry `id` writes, oldest first (empty when the entry is gone).
@@ -494,9 +523,33 @@ extension StoreDatabase {
     }
 
     /// Gives a created entity its server id: its row, its later writes (their paths and values) and saved queries.
+    /// The server's id of a confirmed create's temporary id (`nil` when `id` is not one), and the id as JSON.
+    private static func adoptedID(type: String, of id: String, in database: Database) throws -> (
+        id: String, json: JSON
+    )? {
+        // None before schema version 5 (only tests open a database with an older schema and write to it).
+        guard
+            let statement = try? database.statement(
+                "SELECT server_id FROM adopted_id WHERE type = ? AND temporary_id = ?")
+        else { return nil }
+        try statement.bind([.text(type), .text(id)])
+        guard try statement.step(), let server = statement.text(0) else { return nil }
+        let json = (try? JSON(parsing: Data(server.utf8))).flatMap { value -> JSON? in
+            if case .number = value { return value }
+            return nil
+        }
+        return (server, json ?? .string(server))
+    }
+
     private static func swapID(type: String, from old: String, to new: String, idJSON: JSON, in database: Database)
         throws
     {
+        if let adopt = try? database.statement(
+            "INSERT OR REPLACE INTO adopted_id (type, temporary_id, server_id, adopted_at) VALUES (?, ?, ?, ?)")
+        {
+            try adopt.bind([.text(type), .text(old), .text(new), .real(Date().timeIntervalSince1970)])
+            _ = try adopt.step()
+        }
         let later = try outboxEntries(type: type, entityID: old, in: database)
         for entry in later {
             var value: DatabaseValue = .null
