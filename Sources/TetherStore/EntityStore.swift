@@ -2,7 +2,7 @@ public import Foundation
 import TetherSync
 
 /// A normalized, observable store of REST entities: each entity once, by type and id, shared by every query and
-/// detail view, with optimistic edits that roll back when the server refuses them.
+/// detail view, with optimistic edits that go through an outbox (on disk or in memory) and are never lost.
 ///
 /// ```swift
 /// import Foundation
@@ -56,6 +56,10 @@ public final class EntityStore {
     public let database: StoreDatabase?
     /// The writes waiting to be sent, when the store has a database.
     public let outbox: Outbox?
+    /// The queue every create, update and delete goes through: the database's outbox, or, for a store without one,
+    /// an outbox in memory (SQLite's `:memory:`) with the same order, keys, retries and states, lost only when the
+    /// process ends. `nil` only when not even that could be opened; then writes fail with a database error.
+    let writes: Outbox?
     /// What the outbox holds and whether the server can be reached.
     public let outboxStatus = OutboxStatus()
 
@@ -146,16 +150,28 @@ public final class EntityStore {
         self.configuration = configuration
         self.database = database
         let reference = StoreReference()
-        self.outbox = database.map {
+        var problem: String?
+        var queueDatabase = database
+        if queueDatabase == nil {
+            do {
+                queueDatabase = try StoreDatabase.inMemory()
+            } catch {
+                problem = error.kind.databaseMessage ?? error.description
+            }
+        }
+        let writes = queueDatabase.map {
             Outbox(database: $0, client: client) { event in await reference.store?.handle(event) }
         }
+        self.writes = writes
+        self.outbox = database == nil ? nil : writes
         reference.store = self
+        if let problem { outboxStatus.databaseProblem = problem }
         if let summary = database?.outboxSummaryAtOpen {
             outboxStatus.count = summary.count
             outboxStatus.failedCount = summary.failed
             outboxStatus.oldest = summary.oldest
         }
-        if database != nil { startOutbox() }
+        if writes != nil { startOutbox() }
         if let interval = configuration.collectionInterval {
             collector = Task { [weak self] in
                 while !Task.isCancelled {

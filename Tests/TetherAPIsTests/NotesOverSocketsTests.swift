@@ -66,18 +66,39 @@ import TetherAPIs
         await #expect(throws: HTTPError.self) { try await serverNote(server, 7) }
     }
 
-    @Test func aRefusedDraftLeavesTheListAndKeepsTheError() async throws {
+    /// A draft the server refuses stays in the list with its error (nothing the user typed is lost) until the user
+    /// discards it; a server error (500) keeps it waiting to be sent again.
+    @Test func aRefusedDraftStaysInTheListWithItsErrorUntilDiscarded() async throws {
+        let server = try await APIServer.start()
+        defer { Task { await server.stop() } }
+        let store = server.store(interceptors: [RequestDecorator.fault("status=422", for: .post)])
+        let notes = store.query(.notes)
+        await notes.load()
+        let draft = Note.draft(title: "lost?", body: "no")
+        await #expect(throws: StoreError.self) { try await store.create(draft) }
+        #expect(notes.items.count == 21 && notes.ids.contains(draft.id))
+        let state = store.entity(Note.self, id: draft.id)
+        #expect(state.value == draft)
+        #expect(state.writeStatus == .failed)
+        #expect(state.error?.httpError?.status?.code == 422)
+        try await store.discardWrites(of: state)
+        #expect(notes.items.count == 20 && !notes.ids.contains(draft.id))
+    }
+
+    @Test func aDraftAnsweredWithAServerErrorWaitsToBeSentAgain() async throws {
         let server = try await APIServer.start()
         defer { Task { await server.stop() } }
         let store = server.store(interceptors: [RequestDecorator.fault("status=500", for: .post)])
         let notes = store.query(.notes)
         await notes.load()
-        let draft = Note.draft(title: "lost?", body: "no")
-        await #expect(throws: StoreError.self) { try await store.create(draft) }
-        #expect(notes.items.count == 20 && !notes.ids.contains(draft.id))
-        let state = store.entity(Note.self, id: draft.id)
-        #expect(state.value == draft)
-        #expect(state.error?.httpError?.status?.code == 500)
+        let draft = Note.draft(title: "later", body: "no")
+        let error = await #expect(throws: StoreError.self) { try await store.create(draft) }
+        #expect(error?.isPending == true)
+        #expect(notes.ids.contains(draft.id))
+        // Waiting, or being sent again by the store's background loop already.
+        let status = store.entity(Note.self, id: draft.id).writeStatus
+        #expect(status == .waitingForNetwork || status == .sending)
+        #expect(store.outboxStatus.waitingCount == 1)
     }
 
     @Test func draftsHaveDistinctTemporaryIDsAndUTCTimestamps() {

@@ -37,7 +37,9 @@ import TetherStore
         #expect(try await harness.serverNote(3).title == "Groceries ✓ 買い物")
     }
 
-    @Test func aRefusedEditRollsBackInTheListAndTheDetail() async throws {
+    /// A store without a database keeps a refused edit as a draft with its error, as one with a database does:
+    /// nothing the user typed is lost until the user discards it.
+    @Test func aRefusedEditIsKeptAsADraftUntilTheUserDiscardsIt() async throws {
         let harness = try await StoreHarness.start()
         defer { Task { await harness.stop() } }
         let store = harness.store
@@ -47,13 +49,44 @@ import TetherStore
         let original = try #require(detail.value)
         var edited = original
         edited.body = "this edit will be refused"
-        harness.faults.set("status=500", for: .patch)
-        await #expect(throws: StoreError.self) { try await store.update(edited) }
+        harness.faults.set("status=422", for: .patch)
+        let error = await #expect(throws: StoreError.self) { try await store.update(edited) }
+        #expect(error?.isPending == false)
+        #expect(detail.value == edited)
+        #expect(list.items.first { $0.id == 2 } == edited)
+        #expect(detail.status == .failed)
+        #expect(detail.writeStatus == .failed)
+        #expect(detail.error?.httpError?.status?.code == 422)
+        #expect(store.outboxStatus.failedCount == 1)
+        #expect(try await harness.serverNote(2) == original)
+        // The user takes the server's version back.
+        harness.faults.clear()
+        try await store.discardWrites(of: detail)
         #expect(detail.value == original)
         #expect(list.items.first { $0.id == 2 } == original)
-        #expect(detail.status == .failed)
-        #expect(detail.error?.httpError?.status?.code == 500)
-        #expect(try await harness.serverNote(2) == original)
+        #expect(detail.writeStatus == nil)
+    }
+
+    /// A transient failure (500) keeps the edit waiting, and the store's outbox sends it once the server answers.
+    @Test func aServerErrorLeavesTheEditWaitingAndItIsSentLater() async throws {
+        let harness = try await StoreHarness.start()
+        defer { Task { await harness.stop() } }
+        let store = harness.store
+        let detail = store.entity(Note.self, id: 3)
+        await detail.load()
+        var edited = try #require(detail.value)
+        edited.title = "sent later"
+        harness.faults.set("status=500", for: .patch)
+        let error = await #expect(throws: StoreError.self) { try await store.update(edited) }
+        #expect(error?.isPending == true)
+        #expect(detail.value?.title == "sent later")
+        // Waiting, or already being sent again by the store's background loop.
+        #expect(detail.writeStatus == .waitingForNetwork || detail.writeStatus == .sending)
+        harness.faults.clear()
+        let drain = await store.sendWaitingWrites(timeout: .seconds(60))
+        #expect(drain.isDrained)
+        #expect(try await harness.serverNote(3).title == "sent later")
+        #expect(detail.writeStatus == nil)
     }
 
     @Test func aConflictingEditKeepsBothVersions() async throws {
@@ -73,10 +106,13 @@ import TetherStore
             Issue.record("expected a conflict, got \(String(describing: error))")
             return
         }
+        #expect(detail.writeStatus == .conflict)
+        // The server's version is fetched for the conflict.
+        #expect(await eventually { detail.conflict?.server != nil })
         let conflict = try #require(detail.conflict)
         #expect(conflict.local.title == "my change")
         #expect(conflict.server?.title == "changed elsewhere")
-        #expect(detail.value?.title == "changed elsewhere")
+        #expect(detail.value?.title == "my change")
 
         try await store.resolveConflict(detail, keeping: .local)
         #expect(detail.conflict == nil)
@@ -127,7 +163,7 @@ import TetherStore
         #expect(try await harness.serverNote(created.id).title == "New")
     }
 
-    @Test func aFailedCreateLeavesTheListButKeepsTheDraft() async throws {
+    @Test func aRefusedCreateKeepsTheDraftInTheListWithItsError() async throws {
         let harness = try await StoreHarness.start()
         defer { Task { await harness.stop() } }
         let store = harness.store
@@ -135,12 +171,16 @@ import TetherStore
         await list.load()
         let before = list.ids
         let draft = Note(id: Note.temporaryID(), title: "Lost?", body: "no", updatedAt: nil)
-        harness.faults.set("status=503", for: .post)
+        harness.faults.set("status=422", for: .post)
         await #expect(throws: StoreError.self) { try await store.create(draft) }
-        #expect(list.ids == before)
+        #expect(list.ids == before + [draft.id])
         let state = store.entity(Note.self, id: draft.id)
         #expect(state.value == draft)
         #expect(state.status == .failed)
+        #expect(state.writeStatus == .failed)
+        // Discarded, it leaves the list.
+        try await store.discardWrites(of: state)
+        #expect(list.ids == before)
     }
 
     @Test func aDeleteLeavesEveryListAndARefusedOneComesBack() async throws {
@@ -150,12 +190,13 @@ import TetherStore
         let list = store.query(Query<Note>.list("/notes"))
         await list.load()
         let order = list.ids
-        harness.faults.set("status=500", for: .delete)
+        harness.faults.set("status=422", for: .delete)
         await #expect(throws: StoreError.self) { try await store.delete(Note.self, id: order[1]) }
         #expect(list.ids == order)
+        #expect(store.entity(Note.self, id: order[1]).writeStatus == .failed)
 
         harness.faults.clear()
-        try await store.delete(Note.self, id: order[1])
+        try await store.retryWrites(of: store.entity(Note.self, id: order[1]))
         #expect(list.ids == order.filter { $0 != order[1] })
         let gone = await #expect(throws: HTTPError.self) { try await harness.serverNote(order[1]) }
         #expect(gone?.status?.code == 404)

@@ -320,8 +320,10 @@ final class OutboxModel {
                 trace("discard \(name) (\(entry.method), \(entry.state)): \(dropped.sorted())")
                 do {
                     try await store.discardWrites(of: state)
+                    // A dropped write whose first attempt reached the server (its answer lost) was applied all the
+                    // same: discarding cannot take it back.
                     for index in writes.indices where dropped.contains(writes[index].key) {
-                        writes[index].discarded = true
+                        writes[index].discarded = !faults.reachedTheServer(writes[index].key)
                     }
                     recomputeLive(name)
                 } catch {
@@ -440,6 +442,12 @@ final class ScriptedFaults: HTTPInterceptor {
     }
 
     func plan(_ fault: OutboxModel.Fault, for key: String) { state.withLock { $0.plans[key] = fault } }
+
+    /// Whether the server applied the write with `key` whatever the client learned: its first attempt was made with
+    /// its answer lost.
+    func reachedTheServer(_ key: String) -> Bool {
+        state.withLock { $0.plans[key] == .answerLost && $0.attempts[key, default: 0] > 0 }
+    }
     func clear() { state.withLock { $0.plans = [:] } }
 
     func adapt(_ request: TransportRequest) async throws -> TransportRequest {

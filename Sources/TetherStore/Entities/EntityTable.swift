@@ -48,7 +48,7 @@ final class EntityTable<Entity: RemoteEntity> {
     }
 
     /// Takes a server version of an entity. Local edits on their way win over it: the value shown stays the
-    /// latest edit, and the server version is kept for a rollback.
+    /// latest edit, and the server version is kept (a discard shows it again).
     ///
     /// `requestedAt` is the store's write counter when the read that brought `entity` was sent: when a write to
     /// the entity began after that, the answer may predate the write, and the entity is left as it is.

@@ -12,7 +12,7 @@ extension EntityStore {
     /// Its first turn (reading the outbox's counts, claiming and sending) would otherwise share the connection and
     /// the cores with the first query's read from disk, and delay the first screen by a third.
     func startOutbox() {
-        guard let outbox else { return }
+        guard let outbox = writes else { return }
         let wake = WakeSignal()
         outboxSignal = wake
         let firstScreen = FirstScreenGate()
@@ -97,7 +97,7 @@ extension EntityStore {
     /// - Returns: what still waits, read from the database (other processes' writes included). A cancelled caller
     ///   returns at once with the counts of that moment. A store without a database has nothing to wait for.
     public func sendWaitingWrites(timeout: Duration) async -> OutboxStatus.Drain {
-        guard let outbox else { return OutboxStatus.Drain(waiting: 0, needUser: 0) }
+        guard let outbox = writes else { return OutboxStatus.Drain(waiting: 0, needUser: 0) }
         let deadline = ContinuousClock.now + timeout
         let status = outboxStatus
         while true {
@@ -142,7 +142,7 @@ extension EntityStore {
     /// Brings the entity states in line with the outbox: a write another store or process settled no longer shows
     /// as waiting here (see ``EntityTable/reconcileWrites(with:)``).
     func reconcileWrites() async {
-        guard let database else { return }
+        guard let database = writes?.database else { return }
         for table in Array(tables.values) { await table.reconcileWrites(with: database) }
     }
 
@@ -150,7 +150,8 @@ extension EntityStore {
     /// this process overtook is dropped, so the counts never go back.
     func refreshOutboxStatus() async {
         let version = outboxStatusVersion
-        guard let database, let summary = try? await database.outboxSummary(), version == outboxStatusVersion,
+        guard let database = writes?.database, let summary = try? await database.outboxSummary(),
+            version == outboxStatusVersion,
             outboxSavesInFlight == 0
         else {
             return
@@ -514,7 +515,7 @@ extension EntityStore {
 
     /// Sends the entity's failed or conflicting write again (a conflict over the server's current version).
     public func retryWrites<Entity: RemoteEntity>(of state: EntityState<Entity>) async throws(StoreError) {
-        guard let outbox else { return }
+        guard let outbox = writes else { return }
         let entries = try await outbox.database.outboxEntries(
             type: Self.typeName(Entity.self), entityID: String(describing: state.id))
         guard let head = entries.first else { return }
@@ -524,6 +525,16 @@ extension EntityStore {
         state.status = .syncing
         state.error = nil
         state.conflict = nil
+        if head.kind == .delete {
+            // A refused delete brought the entity back into the lists; sent again, it leaves them again.
+            let table = table(for: Entity.self)
+            for query in table.queries.values where query.idSet.contains(state.id) {
+                var set = query.idSet
+                set.remove(state.id)
+                query.setIDs(query.ids.filter { $0 != state.id }, set: set)
+                query.changed()
+            }
+        }
         state.changed()
         switch await sendInOrder(head.id, of: state, outbox: outbox) {
         case .confirmed: sendWaitingWrites()
@@ -534,7 +545,7 @@ extension EntityStore {
     /// Drops every write of the entity that waits in the outbox; it shows the server's version again (a created
     /// entity that never reached the server leaves the lists).
     public func discardWrites<Entity: RemoteEntity>(of state: EntityState<Entity>) async throws(StoreError) {
-        guard let outbox else { return }
+        guard let outbox = writes else { return }
         let entries = try await outbox.database.outboxEntries(
             type: Self.typeName(Entity.self), entityID: String(describing: state.id))
         for entry in entries.reversed() { try await outbox.discard(entry.id) }

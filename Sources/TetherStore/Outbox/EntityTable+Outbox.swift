@@ -154,7 +154,9 @@ extension EntityTable {
             record.error = nil
         } else {
             record.writeStatus = .queued
-            if entry.kind == .create, let store, let database = store.database { reloadPending(record, from: database) }
+            if entry.kind == .create, let store, let database = store.writes?.database {
+                reloadPending(record, from: database)
+            }
         }
         entityChanged(record)
         if entry.kind == .create, let store {
@@ -207,7 +209,7 @@ extension EntityTable {
     private func loadConflict(_ record: EntityState<Entity>, local: Entity, store: EntityStore) async {
         let server = await store.fetchCurrent(record, in: self)
         if let server {
-            store.persist(server, etag: record.etag)
+            store.persist(server, etag: record.etag, forWrites: true)
             await store.flush()
         }
         if record.conflict != nil {

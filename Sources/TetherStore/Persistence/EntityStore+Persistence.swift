@@ -28,9 +28,10 @@ extension EntityStore {
         }
     }
 
-    /// Saves one entity's server version and ETag.
-    func persist<Entity: RemoteEntity>(_ entity: Entity, etag: String?) {
-        guard let database else { return }
+    /// Saves one entity's server version and ETag; `forWrites`: also in a store without a database, into its
+    /// outbox in memory (a conflict's server version, which keeping the local version is sent over).
+    func persist<Entity: RemoteEntity>(_ entity: Entity, etag: String?, forWrites: Bool = false) {
+        guard let database = database ?? (forWrites ? writes?.database : nil) else { return }
         let type = Self.typeName(Entity.self)
         let previous = persistChain
         persistChain = Task {
@@ -63,7 +64,7 @@ extension EntityStore {
             await chain.value
             if persistChain == chain { persistChain = nil }
         }
-        await database?.commitPendingWrites()
+        await (database ?? writes?.database)?.commitPendingWrites()
     }
 
     @concurrent

@@ -102,6 +102,26 @@ public final class StoreDatabase: Sendable {
         }
     }
 
+    /// A database in memory only (SQLite's `:memory:`), for the outbox of a store without a file: the same order,
+    /// keys, retries and states as on disk, gone when the process ends.
+    ///
+    /// - Throws: ``StoreError`` of kind ``StoreError/Kind/database(_:)`` when SQLite cannot open one (no memory).
+    static func inMemory() throws(StoreError) -> StoreDatabase {
+        try StoreDatabase(memoryWith: StoreSchema.migrator)
+    }
+
+    private init(memoryWith migrator: DatabaseMigrator) throws(StoreError) {
+        url = URL(fileURLWithPath: ":memory:")
+        owner = LeaseOwner.current()
+        do {
+            queue = try DatabaseQueue(path: ":memory:", migrator: migrator)
+        } catch {
+            throw StoreError(.database("cannot open a database in memory: \(error)"))
+        }
+        smallestTemporaryIntegerID = 0
+        outboxSummaryAtOpen = (0, nil, 0)
+    }
+
     /// Opens the database at `url` off the caller's thread (on a dispatch queue), for callers on the main actor:
     /// opening reads the file and may migrate its schema.
     ///

@@ -92,23 +92,31 @@ import TetherTestSupport
         #expect(saved["title"] as? String == "東京の買い物リスト")
     }
 
-    @Test func aRefusedEditRollsBackVisiblyInTheListAndTheDetail() async throws {
+    /// A refused edit is kept with its error in the detail and the list (nothing typed is lost); discarding it
+    /// shows the server's version again.
+    @Test func aRefusedEditIsKeptVisiblyAndCanBeDiscarded() async throws {
         let harness = try await AppHarness(screen: .notes)
         defer { Task { await harness.stop() } }
         await harness.waitForNotes()
         let original = try #require(harness.app.notes.rows.first?.value?.title)
-        harness.writeFault.value = "status=500"
+        harness.writeFault.value = "status=422"
         harness.press(.enter, .character("e"), .control("u"))
         harness.type("Never saved")
         harness.press(.control("s"))
         let detail = await harness.waitFor("the failure") { $0.contains("Not saved") }
-        #expect(detail.contains(original))
-        #expect(!detail.contains("Never saved"))
+        #expect(detail.contains("Never saved"))
+        #expect(detail.contains("t sends it again"))
         harness.press(.escape)
         let list = harness.screen
         #expect(list.contains("✗ not saved"))
-        #expect(list.contains("rolled back"))
-        #expect(!list.contains("Never saved"))
+        #expect(list.contains("Never saved"))
+        harness.writeFault.value = nil
+        harness.press(.character("x"))
+        #expect(harness.screen.contains("Discard the change?"))
+        harness.press(.character("y"))
+        let back = await harness.waitFor("the server's version") { !$0.contains("Never saved") }
+        #expect(back.contains(original))
+        #expect(!back.contains("not saved"))
     }
 
     @Test func aConflictShowsBothVersionsAndTheServersCanBeChosen() async throws {
@@ -127,7 +135,10 @@ import TetherTestSupport
         harness.press(.character("e"), .control("u"))
         harness.type("Mine")
         harness.press(.control("s"))
-        let conflict = await harness.waitFor("Server version")
+        // The server's version is fetched for the conflict, then shown beside the user's.
+        let conflict = await harness.waitFor("both versions") {
+            $0.contains("Server version") && $0.contains("Changed elsewhere")
+        }
         #expect(conflict.contains("Your version"))
         #expect(conflict.contains("Mine"))
         #expect(conflict.contains("Changed elsewhere"))
@@ -165,18 +176,19 @@ import TetherTestSupport
         #expect(harness.app.notes.rows.count == before)
     }
 
-    @Test func aRefusedAddKeepsTheText() async throws {
+    /// A note the server refuses to add stays in the list with its error (the text is kept), to send again or
+    /// discard.
+    @Test func aRefusedAddStaysInTheListWithItsText() async throws {
         let harness = try await AppHarness(screen: .notes)
         defer { Task { await harness.stop() } }
         await harness.waitForNotes()
-        harness.writeFault.value = "status=503"
+        harness.writeFault.value = "status=422"
         harness.press(.character("n"))
         harness.type("Kept")
         harness.press(.control("s"))
         await harness.waitFor("The note was not added")
+        #expect(harness.app.notes.rows.contains { $0.value?.title == "Kept" && $0.writeStatus == .failed })
         harness.writeFault.value = nil
-        harness.press(.character("n"))
-        #expect(harness.app.notes.titleField.text == "Kept")
     }
 
     @Test func postsShowAuthorsPageAndOpenWithComments() async throws {

@@ -73,7 +73,6 @@ extension NotesScreen {
         case .syncing, .loading:
             return Span(
                 "\(Spinner().frame(tick: context.tick)) \(state.id < 0 ? "adding" : "saving")…", style: Theme.syncing)
-        case _ where saveFailures[state.id] != nil: return Span("✗ not saved", style: Theme.error)
         case .failed: return Span("✗ failed", style: Theme.error)
         case .synced where savedIDs.contains(state.id): return Span("✓ saved", style: Theme.success)
         default: return nil
@@ -104,15 +103,12 @@ extension NotesScreen {
             var first = [Span(" "), Span(title, style: Theme.title)]
             if let marker { first += [Span("  "), marker] }
             var second = note?.body.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? ""
-            let failure = self.saveFailures[state.id]
-            if let failure {
-                second = "not saved: \(failure) (rolled back)"
-            } else if state.writeStatus == .failed, let error = state.error {
+            if state.writeStatus == .failed, let error = state.error {
                 second = "not saved: \(Self.reason(error)) · t sends again · x discards"
             } else if state.status == .failed, let error = state.error {
                 second = error.message
             }
-            let style = failure != nil || state.status == .failed ? Theme.error.adding(.dim) : Theme.secondary
+            let style = state.status == .failed ? Theme.error.adding(.dim) : Theme.secondary
             return [first, [Span(" "), Span(TextLayout.truncate(second, toColumns: max(1, width - 1)), style: style)]]
         }
     }
@@ -154,9 +150,6 @@ extension NotesScreen {
                 let text =
                     "Waiting to send: the server cannot be reached. The change is kept on this device and sent when it can be (also after a restart)."
                 for line in TextLayout.wrap(text, toColumns: width) { lines.append(Span(line, style: Theme.warning)) }
-            } else if let failure = saveFailures[state.id] {
-                let text = "Not saved: \(failure) The note shows the server's version again."
-                for line in TextLayout.wrap(text, toColumns: width) { lines.append(Span(line, style: Theme.error)) }
             } else if let error = state.error, state.status != .syncing {
                 let text = (state.status == .failed ? "Failed: " : "Could not refresh: ") + error.message
                 for line in TextLayout.wrap(text, toColumns: width) { lines.append(Span(line, style: Theme.error)) }

@@ -7,9 +7,9 @@ import TetherTerminal
 /// The notes screen: the list, a note's detail, an editor for a new or changed note, and the conflict chooser.
 ///
 /// Saving closes the editor at once: the store applies the edit optimistically, so the list and the detail show
-/// it while it is marked "saving…"; then "saved", or "not saved" with the server's reason and the old text back
-/// (the rollback). A 412 conflict shows both versions; `m` keeps mine, `s` takes the server's. `n` adds a note,
-/// `d` deletes one after a confirm. A note that could not be added keeps its text for the next `n`.
+/// it while it is marked "saving…"; then "saved", or "not saved" with the server's reason and the text kept (`t`
+/// sends it again, `x` discards it). A 412 conflict shows both versions; `m` keeps mine, `s` takes the server's. `n`
+/// adds a note (one the server refuses stays in the list with the reason), `d` deletes one after a confirm.
 @MainActor
 @Observable
 final class NotesScreen: AppScreen {
@@ -41,11 +41,6 @@ final class NotesScreen: AppScreen {
     private(set) var banner: (kind: Banner.Kind, text: String)?
     /// Notes saved since launch, marked "saved" until edited again.
     private(set) var savedIDs: Set<Int> = []
-    /// Why the last save of a note failed, by id, until it is edited again: kept by the screen so that a later
-    /// refresh of the note (which clears the entity's error) does not hide that the edit was lost.
-    private(set) var saveFailures: [Int: String] = [:]
-    /// The text of a note the server refused to add, offered again by the next `n`.
-    private var unsavedDraft: (title: String, body: String)?
     @ObservationIgnored private(set) var visibleItems = 10
     /// The open note's scroll position, and its size at the last draw.
     private(set) var detailScroll = ScrollView()
@@ -222,12 +217,10 @@ final class NotesScreen: AppScreen {
         guard let note = state(of: id).value else { return }
         startEditor(id: id, title: note.title, body: note.body)
         savedIDs.remove(id)
-        saveFailures[id] = nil
     }
 
     private func newNote() {
-        let draft = unsavedDraft ?? (title: "", body: "")
-        startEditor(id: nil, title: draft.title, body: draft.body)
+        startEditor(id: nil, title: "", body: "")
         editorOriginal = (title: "", body: "")
     }
 
@@ -245,7 +238,9 @@ final class NotesScreen: AppScreen {
         mode = id.map { .detail($0) } ?? .list
     }
 
-    /// Saves the editor's text: optimistic at once, confirmed or rolled back when the server answers.
+    /// Saves the editor's text: shown at once, then confirmed; a change the server cannot take yet waits, and one
+    /// it refuses stays with its error (the entity's write status says which) until the user sends it again or
+    /// discards it.
     private func save() {
         guard case .editor(let id) = mode else { return }
         let title = titleField.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -265,18 +260,12 @@ final class NotesScreen: AppScreen {
                 do throws(StoreError) {
                     _ = try await store.update(edited)
                     self.savedIDs.insert(id)
-                    self.saveFailures[id] = nil
                 } catch {
-                    // In memory the store rolled the note back (or kept both versions of a conflict, shown on the
-                    // entity); with its database the edit is kept, waiting or failed, and the entity says which.
-                    if store.database == nil && self.state(of: id).conflict == nil {
-                        self.saveFailures[id] = error.message
-                    }
+                    // Kept: waiting, refused or in conflict, as the entity's write status says.
                 }
             }
         } else {
             mode = .list
-            unsavedDraft = nil
             let draft = Note.draft(title: title, body: body)
             banner = (.info, "Adding “\(title)”…")
             Task {
@@ -292,14 +281,11 @@ final class NotesScreen: AppScreen {
                         self.banner = (
                             .info, "“\(title)” is saved on this device and will be sent when the server can be reached."
                         )
-                    } else if store.database != nil {
+                    } else {
                         self.banner = (
                             .error,
                             "The note was not added: \(error.message) It stays in the list: t sends it again, x discards it."
                         )
-                    } else {
-                        self.unsavedDraft = (title: title, body: body)
-                        self.banner = (.error, "The note was not added: \(error.message) Press n: your text is kept.")
                     }
                 }
             }
