@@ -496,26 +496,32 @@ public actor Outbox {
             }
             return await confirm(entry, body: response.data, etag: response.headers["ETag"], emits: emits)
         case .failure(let error):
+            // What the answer does to the write is the write queue's decision (``WriteQueue``); this records it.
+            var queue = WriteQueue.sending(entry)
             let status = error.status?.code
-            if entry.kind == .delete && status == 404 && entry.attempts > 1 {
+            switch queue.apply(.answered(WriteQueue.Answer(error))).first {
+            case .remove?:
+                // A DELETE answered 404 after an earlier attempt: that attempt deleted it.
                 return await confirm(entry, body: Data(), etag: nil, emits: emits)
-            }
-            let storeError = StoreError(.http(error))
-            if Self.isTransient(error) {
+            case .record(let write)? where write.phase == .waitingForNetwork:
                 let pending = StoreError(pending: .http(error))
                 try? await database.recordFailure(entry, state: .queued, message: error.message, status: status)
                 if emits { await onEvent?(.transient(entry, pending)) }
                 return .transient(entry, pending, retryAfter: Self.retryAfter(error))
+            case .record(let write)?:
+                let state = WriteQueue.state(of: write.phase)
+                let failure = state == .conflict ? StoreError(.conflict) : StoreError(.http(error))
+                var failed = entry
+                failed.state = state
+                failed.lastError = error.message
+                failed.lastStatus = status
+                try? await database.recordFailure(entry, state: state, message: error.message, status: status)
+                if emits { await onEvent?(.failed(failed, failure)) }
+                return .failed(failed, failure)
+            case .adoptID?, nil:
+                // Not an answer to an attempt on its way (cannot happen for a failure): leave the entry queued.
+                return .transient(entry, StoreError(pending: .http(error)), retryAfter: nil)
             }
-            let state: OutboxEntry.State = status == 412 ? .conflict : .failed
-            let failure = status == 412 ? StoreError(.conflict) : storeError
-            var failed = entry
-            failed.state = state
-            failed.lastError = error.message
-            failed.lastStatus = status
-            try? await database.recordFailure(entry, state: state, message: error.message, status: status)
-            if emits { await onEvent?(.failed(failed, failure)) }
-            return .failed(failed, failure)
         }
     }
 
@@ -544,10 +550,9 @@ public actor Outbox {
     /// Whether sending again may succeed: no answer, a timeout, a cancellation, or a status that says "later"
     /// (408, 425, 429, 5xx).
     public static func isTransient(_ error: HTTPError) -> Bool {
-        switch error.kind {
-        case .transport, .timeout, .cancelled: return true
-        case .status(let failure): return [408, 425, 429].contains(failure.status.code) || failure.status.code >= 500
-        default: return false
+        switch WriteQueue.Answer(error) {
+        case .later, .unreachable: true
+        case .success, .notFound, .conflict, .refused: false
         }
     }
 
@@ -574,4 +579,18 @@ enum OutboxEvent: Sendable {
     case transient(OutboxEntry, StoreError)
     case failed(OutboxEntry, StoreError)
     case discarded(OutboxEntry, StoredEntity?)
+}
+
+extension WriteQueue.Answer {
+    /// The answer a failed request stands for: its status, or no answer (a refused connection was never written; a
+    /// reset, a timeout or a cancellation may have been). A failure before anything was sent (an invalid request,
+    /// an interceptor that failed) is refused for good: sending it again would fail the same way.
+    init(_ error: HTTPError) {
+        switch error.kind {
+        case .status(let failure): self.init(status: failure.status.code)
+        case .transport: self = .unreachable(written: !error.isConnectionRefused)
+        case .timeout, .cancelled: self = .unreachable(written: true)
+        default: self = .refused(status: error.status?.code ?? 0)
+        }
+    }
 }
