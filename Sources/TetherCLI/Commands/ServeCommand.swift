@@ -32,6 +32,17 @@ enum ServeCommand: Command {
         search (/services/api/IchibaItem/Search/20220601) and generated images (/images/<id>) until Ctrl-C.
         Writes are saved to the file unless --in-memory or --read-only is given.
 
+        A db.json holds top-level arrays (collections) and objects (singular resources), for example:
+
+          {
+            "notes": [{ "id": 1, "title": "Buy milk" }],
+            "profile": { "name": "me" }
+          }
+
+        Each write is first appended to a journal, and Idempotency-Key records (kept 24 hours) live in
+        .db.json.tether/ beside db.json (no longer inside it); the journal is folded into db.json as it grows
+        and when the server stops.
+
         OPTIONS:
           --host <address>      The address to bind (default 127.0.0.1)
           --port <n>            The port (default \(defaultPort); 0 picks a free one)

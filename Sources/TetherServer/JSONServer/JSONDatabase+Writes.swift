@@ -1,3 +1,4 @@
+import Foundation
 import TetherHTTP1
 import TetherJSON
 
@@ -6,9 +7,10 @@ extension JSONDatabase {
     ///
     /// In order: read-only mode refuses (403); a known `Idempotency-Key` replays the stored response (with
     /// `Idempotent-Replayed: true`) or, if the request differs, answers 422; the target must exist (404 `{}`);
-    /// `If-Match` must hold (412); then the change is made, persisted and published. The response is stored
-    /// under the idempotency key unless it is a server error; in persistent mode it is saved in the same file
-    /// replacement as the change, so it survives a restart.
+    /// `If-Match` must hold (412); then the change is made, made durable and published. The response is stored
+    /// under the idempotency key unless it is a server error; in persistent mode the change and the key's
+    /// response are one journal record, synced before this returns, so a retry after a restart or a kill -9 is
+    /// answered from the record and not applied again.
     func apply(_ request: WriteRequest) -> HTTPResponse {
         if mode == .readOnly {
             return JSONServerBody.error(.forbidden, "the database is read-only")
@@ -24,45 +26,68 @@ extension JSONDatabase {
             return replay
         }
         var next = current
-        let (response, changed) = perform(request, on: &next)
-        // The key is recorded before the commit, so that the file write saves it with the change it belongs to.
+        var changes: [DatabaseChange] = []
+        let response = perform(request, on: &next, changes: &changes)
         let key = response.status.code < 500 ? request.idempotencyKey : nil
-        if let key { idempotency.store(key, fingerprint: request.fingerprint, response: response) }
-        if changed {
+        guard !changes.isEmpty || key != nil else { return response }
+        let now = Date()
+        if let storage {
+            let entry = key.map { _ in
+                IdempotencyStore.Entry(fingerprint: request.fingerprint, response: response, createdAt: now)
+            }
             do {
-                try commit(next)
+                try storage.append(.write(changes: changes, key: key, entry: entry))
             } catch {
-                if let key { idempotency.remove(key) }
                 return JSONServerBody.error(.internalServerError, "the write was not saved: \(error.message)")
             }
         }
+        if let key { remember(key, fingerprint: request.fingerprint, response: response, at: now) }
+        if !changes.isEmpty { publish(next) }
+        scheduleFoldIfDue()
         return response
     }
 
-    /// The change itself, on a copy of the state: the response and whether the state changed.
-    private func perform(_ request: WriteRequest, on state: inout DatabaseState) -> (HTTPResponse, Bool) {
+    /// Stores a key's response, reporting keys forgotten early because the store is full.
+    private func remember(_ key: String, fingerprint: UInt64, response: HTTPResponse, at date: Date) {
+        let before = idempotency.forgottenCount
+        idempotency.store(key, fingerprint: fingerprint, response: response, at: date, now: date)
+        let after = idempotency.forgottenCount
+        // The first time, then at every 10,000 more: a guard against abuse, not a log flood.
+        if after > before, before == 0 || after / 10_000 > before / 10_000 {
+            log(
+                "more than \(idempotency.capacity) Idempotency-Keys in 24 hours: the oldest are forgotten early "
+                    + "(\(after) so far), so a retry of one of them would be applied again")
+        }
+    }
+
+    /// The change itself, on a copy of the state: the response; `changes` receives what changed (nothing for a
+    /// write that failed), each applied to `state` through ``DatabaseState/apply(_:)`` as a replay would.
+    private func perform(
+        _ request: WriteRequest, on state: inout DatabaseState, changes: inout [DatabaseChange]
+    ) -> HTTPResponse {
+        func make(_ change: DatabaseChange) {
+            state.apply(change)
+            changes.append(change)
+        }
         switch request.operation {
         case .create(let name, let body):
-            guard var elements = state.collection(name) else { return (JSONServerBody.notFound, false) }
+            guard let elements = state.collection(name) else { return JSONServerBody.notFound }
             var item = body
             if !JSValue.isTruthy(item["id"]) { item["id"] = IdGenerator.nextId(in: elements) }
             let id = JSValue.string(item["id"]!)
             if state.item(in: name, id: id) != nil {
-                return (JSONServerBody.error(.conflict, "\(name) already has an item with id \(id)"), false)
+                return JSONServerBody.error(.conflict, "\(name) already has an item with id \(id)")
             }
-            elements.append(.object(item))
-            state.setCollection(name, elements)
+            make(.put(collection: name, id: id, item: item))
             let headers = HTTPHeaders([
                 ("Access-Control-Expose-Headers", "Location"),
                 ("Location", request.fullURL + "/" + HTTPTarget.percentEncode(id)),
             ])
-            return (JSONServerBody.response(.object(item), status: .created, headers: headers, tagged: true), true)
+            return JSONServerBody.response(.object(item), status: .created, headers: headers, tagged: true)
 
         case .replace(let name, let id, let body), .merge(let name, let id, let body):
-            guard var elements = state.collection(name), let (position, item) = state.item(in: name, id: id) else {
-                return (JSONServerBody.notFound, false)
-            }
-            if let failure = precondition(request.ifMatch, item) { return (failure, false) }
+            guard let (_, item) = state.item(in: name, id: id) else { return JSONServerBody.notFound }
+            if let failure = precondition(request.ifMatch, item) { return failure }
             var updated: JSON.Object
             if case .replace = request.operation {
                 // lodash-id replaceById: the body's members, then the old id (in place if the body names one).
@@ -73,42 +98,39 @@ extension JSONDatabase {
                 updated = item
                 for (key, value) in body where key != "id" { updated[key] = value }
             }
-            elements[position] = .object(updated)
-            state.setCollection(name, elements)
-            return (JSONServerBody.response(.object(updated), tagged: true), true)
+            make(.put(collection: name, id: id, item: updated))
+            return JSONServerBody.response(.object(updated), tagged: true)
 
         case .delete(let name, let id):
-            var changed = false
             var found = false
-            if var elements = state.collection(name), let (position, item) = state.item(in: name, id: id) {
-                if let failure = precondition(request.ifMatch, item) { return (failure, false) }
-                elements.remove(at: position)
-                state.setCollection(name, elements)
-                changed = true
+            if let (_, item) = state.item(in: name, id: id) {
+                if let failure = precondition(request.ifMatch, item) { return failure }
+                make(.remove(collection: name, id: id))
                 found = true
             }
-            if removeDependents(in: &state) { changed = true }
-            let response = found ? JSONServerBody.response(.object([:]), tagged: false) : JSONServerBody.notFound
-            return (response, changed)
+            for name in removeDependents(in: &state) {
+                changes.append(.collection(name: name, elements: state.collection(name) ?? []))
+            }
+            return found ? JSONServerBody.response(.object([:]), tagged: false) : JSONServerBody.notFound
 
         case .setSingular(let name, let body, let created):
-            guard let existing = state.singular(name) else { return (JSONServerBody.notFound, false) }
-            if let failure = precondition(request.ifMatch, existing) { return (failure, false) }
-            state.setSingular(name, body)
+            guard let existing = state.singular(name) else { return JSONServerBody.notFound }
+            if let failure = precondition(request.ifMatch, existing) { return failure }
+            make(.singular(name: name, object: body))
             if created {
                 let headers = HTTPHeaders([
                     ("Access-Control-Expose-Headers", "Location"), ("Location", request.fullURL),
                 ])
-                return (JSONServerBody.response(.object(body), status: .created, headers: headers, tagged: true), true)
+                return JSONServerBody.response(.object(body), status: .created, headers: headers, tagged: true)
             }
-            return (JSONServerBody.response(.object(body), tagged: true), true)
+            return JSONServerBody.response(.object(body), tagged: true)
 
         case .mergeSingular(let name, let body):
-            guard var object = state.singular(name) else { return (JSONServerBody.notFound, false) }
-            if let failure = precondition(request.ifMatch, object) { return (failure, false) }
+            guard var object = state.singular(name) else { return JSONServerBody.notFound }
+            if let failure = precondition(request.ifMatch, object) { return failure }
             for (key, value) in body { object[key] = value }
-            state.setSingular(name, object)
-            return (JSONServerBody.response(.object(object), tagged: true), true)
+            make(.singular(name: name, object: object))
+            return JSONServerBody.response(.object(object), tagged: true)
         }
     }
 
@@ -123,9 +145,9 @@ extension JSONDatabase {
     }
 
     /// json-server's cascade (`getRemovable`): removes every document whose `<name>Id` member points at a
-    /// document missing from the collection `<plural(name)>`. One pass, as json-server does. Returns whether
-    /// anything was removed.
-    func removeDependents(in state: inout DatabaseState) -> Bool {
+    /// document missing from the collection `<plural(name)>`. One pass, as json-server does. Returns the
+    /// collections that lost documents.
+    func removeDependents(in state: inout DatabaseState) -> [String] {
         let suffix = foreignKeySuffix
         var removals: [String: Set<Int>] = [:]
         for (name, value) in state.root {
@@ -147,7 +169,7 @@ extension JSONDatabase {
             guard let elements = state.collection(name) else { continue }
             state.setCollection(name, elements.enumerated().filter { !positions.contains($0.offset) }.map(\.element))
         }
-        return !removals.isEmpty
+        return removals.keys.sorted()
     }
 
     /// lodash-id's `getById` on a top-level value: whether it holds a document whose id reads as `id`.

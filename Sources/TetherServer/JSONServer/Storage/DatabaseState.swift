@@ -77,6 +77,17 @@ struct DatabaseState: Sendable {
         invalidateReads()
     }
 
+    /// Replaces the collection `name` by `elements`, whose ids are at the same positions as before (an item
+    /// replaced by one with the same id), plus `appendedId` at the end when given: the index is kept, or
+    /// extended by one entry, instead of being rebuilt.
+    mutating func replaceElements(_ name: String, _ elements: [JSON], appendedId: String? = nil) {
+        root[name] = .array(elements)
+        if let appendedId, indexes[name]?[appendedId] == nil {
+            indexes[name, default: [:]][appendedId] = elements.count - 1
+        }
+        invalidateReads()
+    }
+
     /// Replaces the singular resource `name`, emptying the read cache.
     mutating func setSingular(_ name: String, _ object: JSON.Object) {
         root[name] = .object(object)

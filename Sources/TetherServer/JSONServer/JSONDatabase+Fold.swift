@@ -1,0 +1,59 @@
+extension JSONDatabase {
+    /// Folds the journal into the database file now: the file is replaced atomically by the whole database
+    /// (plain json-server JSON), the keys file by the remembered keys, and the journal starts again. Does nothing
+    /// outside ``Mode/persistent(_:)`` or when there is nothing to fold.
+    ///
+    /// Writes wait for the fold (reads do not). Folds also happen by themselves once the journal has grown as
+    /// large as the file.
+    ///
+    /// - Throws: ``ServerError`` with code ``ServerError/Code/databaseIO``; every write is still in the journal
+    ///   then, and the next fold tries again.
+    public func fold() throws(ServerError) {
+        guard let storage, storage.hasUnfolded else { return }
+        idempotency.removeExpired()
+        try storage.fold(file: JSONServerBody.bytes(.object(current.root)), keys: idempotency.records())
+    }
+
+    /// Folds (see ``fold()``) and closes the journal: for a clean stop. A write after it opens the journal again.
+    ///
+    /// - Throws: what ``fold()`` throws; the journal is closed all the same.
+    public func close() throws(ServerError) {
+        defer { storage?.close() }
+        try fold()
+    }
+
+    /// The number of `Idempotency-Key`s forgotten before their 24 hours because more than the guard
+    /// (`idempotencyCapacity`) came in: 0 under any honest load. Each time it grows past a multiple of 10,000
+    /// (and the first time) a warning goes to the log.
+    public var forgottenKeyCount: Int { idempotency.forgottenCount }
+
+    /// Runs a fold after the current write once the journal is due for one: the write's response goes first.
+    func scheduleFoldIfDue() {
+        guard let storage, storage.isFoldDue, !isFoldScheduled else { return }
+        isFoldScheduled = true
+        Task { self.foldInBackground() }
+    }
+
+    private func foldInBackground() {
+        isFoldScheduled = false
+        guard let storage, storage.isFoldDue else { return }
+        do {
+            try fold()
+        } catch {
+            storage.postponeFold()
+            log("the journal could not be folded into \(storage.target.path): \(error.message)")
+        }
+    }
+
+    /// For tests: folds once the journal reaches `bytes` (the default is 8 MiB, or the size of the last fold's
+    /// files when larger).
+    func setMinimumFoldBytes(_ bytes: Int) {
+        storage?.minimumFoldBytes = bytes
+    }
+
+    /// For tests: `hook` is consulted at each point where a kill -9 could stop the storage (see
+    /// ``JournalStorage/CrashPoint``).
+    func setCrashHook(_ hook: (@Sendable (JournalStorage.CrashPoint) -> JournalStorage.CrashAction)?) {
+        storage?.crashHook = hook
+    }
+}
