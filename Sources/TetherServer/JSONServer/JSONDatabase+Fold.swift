@@ -56,4 +56,10 @@ extension JSONDatabase {
     func setCrashHook(_ hook: (@Sendable (JournalStorage.CrashPoint) -> JournalStorage.CrashAction)?) {
         storage?.crashHook = hook
     }
+
+    /// For tests: the database's files are left as a kill -9 would leave them now; the database writes nothing
+    /// more (writes answer 500, folds do nothing).
+    func simulateKill() {
+        storage?.stop()
+    }
 }

@@ -20,6 +20,8 @@ final class JournalStorage {
     enum CrashPoint: Sendable, Equatable {
         /// Before a record of `length` bytes is appended.
         case append(length: Int)
+        /// After a record is appended and synced, before the write is acknowledged.
+        case appended
         /// During a fold: after the intent is synced, after the keys file, after the database file.
         case foldAfterIntent, foldAfterKeys, foldAfterFile
     }
@@ -162,6 +164,7 @@ final class JournalStorage {
             try journal.append(bytes, tearAt: count)
         }
         if case .write = record { unfoldedRecords += 1 }
+        try step(.appended)
     }
 
     /// Folds: `file` (the whole database, as json-server writes it) replaces the database file, `keys` (the keys
@@ -171,7 +174,7 @@ final class JournalStorage {
     func fold(file: [UInt8], keys: [[UInt8]]) throws(ServerError) {
         try checkRunning()
         let stamp = FileStamp(of: file)
-        try openJournal().append(JournalRecord.foldIntent(stamp).framed)
+        try append(.foldIntent(stamp))
         try step(.foldAfterIntent)
         let keysBytes = KeysFile.bytes(keys)
         try AtomicFileWriter.write(keysBytes, to: keysURL)
@@ -234,7 +237,8 @@ final class JournalStorage {
         try checkRunning()
     }
 
-    private func stop() {
+    /// Stops the storage as a kill -9 would: nothing more is written (for tests).
+    func stop() {
         isStopped = true
         journal = nil
     }
