@@ -45,10 +45,11 @@ extension JSONDatabase {
         }
     }
 
-    /// For tests: folds once the journal reaches `bytes` (the default is 8 MiB, or the size of the last fold's
-    /// files when larger).
-    func setMinimumFoldBytes(_ bytes: Int) {
+    /// For tests: folds once the journal reaches `bytes` (the default is 8 MiB), and also the size of the last
+    /// fold's files unless `inProportion` is false.
+    func setMinimumFoldBytes(_ bytes: Int, inProportion: Bool = true) {
         storage?.minimumFoldBytes = bytes
+        storage?.foldsInProportion = inProportion
     }
 
     /// For tests: `hook` is consulted at each point where a kill -9 could stop the storage (see

@@ -57,6 +57,9 @@ final class JournalStorage {
     private var lastFoldBytes: Int
     /// The smallest journal that is folded.
     var minimumFoldBytes = 8 << 20
+    /// Whether a journal must also have grown as large as the last fold's files before it is folded (tests
+    /// turn this off to fold often).
+    var foldsInProportion = true
     /// For tests: consulted at each ``CrashPoint``.
     var crashHook: (@Sendable (CrashPoint) -> CrashAction)?
     /// Set once a hook crashed the storage: every later write fails, as if the process had died.
@@ -140,7 +143,7 @@ final class JournalStorage {
     /// Whether the journal has grown enough to fold: at least ``minimumFoldBytes`` and as large as the files of
     /// the last fold.
     var isFoldDue: Bool {
-        !isStopped && journalLength >= max(minimumFoldBytes, lastFoldBytes)
+        !isStopped && journalLength >= max(minimumFoldBytes, foldsInProportion ? lastFoldBytes : 0)
     }
 
     /// Whether a fold would change anything.
