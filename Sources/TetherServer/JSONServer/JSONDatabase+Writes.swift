@@ -150,14 +150,15 @@ extension JSONDatabase {
     func removeDependents(in state: inout DatabaseState) -> [String] {
         let suffix = foreignKeySuffix
         var removals: [String: Set<Int>] = [:]
-        for (name, value) in state.root {
+        let root = state.root
+        for (name, value) in root {
             guard case .array(let documents) = value else { continue }
             for (position, document) in documents.enumerated() {
                 guard case .object(let object) = document else { continue }
                 for (key, reference) in object where key.hasSuffix(suffix) && key.count > suffix.count {
                     guard !reference.isNull else { continue }
                     let target = Pluralizer.plural(String(key.dropLast(suffix.count)))
-                    guard let table = state.root[target] else { continue }
+                    guard let table = root[target] else { continue }
                     if !Self.contains(table, id: JSValue.string(reference), in: state, named: target) {
                         removals[name, default: []].insert(position)
                         break
