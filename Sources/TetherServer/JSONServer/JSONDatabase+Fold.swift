@@ -8,7 +8,12 @@ extension JSONDatabase {
     ///
     /// - Throws: ``ServerError`` with code ``ServerError/Code/databaseIO``; every write is still in the journal
     ///   then, and the next fold tries again.
-    public func fold() throws(ServerError) {
+    public func fold() async throws(ServerError) {
+        try await exclusively { () throws(ServerError) in try foldNow() }
+    }
+
+    /// Folds, the commit queue being idle (no write waits for a sync).
+    private func foldNow() throws(ServerError) {
         guard let storage, storage.hasUnfolded else { return }
         idempotency.removeExpired()
         try storage.fold(file: JSONServerBody.bytes(.object(current.root)), keys: idempotency.records())
@@ -17,9 +22,11 @@ extension JSONDatabase {
     /// Folds (see ``fold()``) and closes the journal: for a clean stop. A write after it opens the journal again.
     ///
     /// - Throws: what ``fold()`` throws; the journal is closed all the same.
-    public func close() throws(ServerError) {
-        defer { storage?.close() }
-        try fold()
+    public func close() async throws(ServerError) {
+        try await exclusively { () throws(ServerError) in
+            defer { storage?.close() }
+            try foldNow()
+        }
     }
 
     /// The number of `Idempotency-Key`s forgotten before their 24 hours because more than the guard
@@ -29,16 +36,27 @@ extension JSONDatabase {
 
     /// Runs a fold after the current write once the journal is due for one: the write's response goes first.
     func scheduleFoldIfDue() {
-        guard let storage, storage.isFoldDue, !isFoldScheduled else { return }
+        guard let storage, storage.isFoldDue, !isFoldScheduled, foldsByThemselves else { return }
         isFoldScheduled = true
-        Task { self.foldInBackground() }
+        Task { await self.foldInBackground() }
     }
 
-    private func foldInBackground() {
-        isFoldScheduled = false
+    /// For tests: folds now if the journal is due for a fold, at a point of the test's choosing; from the first
+    /// call on, folds are no longer scheduled after writes (they would run whenever the actor gets to them, and
+    /// a seeded test would not run the same twice).
+    func foldIfDue() async {
+        foldsByThemselves = false
+        await foldInBackground()
+    }
+
+    private func foldInBackground() async {
+        defer { isFoldScheduled = false }
         guard let storage, storage.isFoldDue else { return }
         do {
-            try fold()
+            try await exclusively { () throws(ServerError) in
+                guard storage.isFoldDue else { return }
+                try foldNow()
+            }
         } catch {
             storage.postponeFold()
             log("the journal could not be folded into \(storage.target.path): \(error.message)")

@@ -9,17 +9,23 @@ extension JSONDatabase {
     /// `Idempotent-Replayed: true`) or, if the request differs, answers 422; the target must exist (404 `{}`);
     /// `If-Match` must hold (412); then the change is made, made durable and published. The response is stored
     /// under the idempotency key unless it is a server error; in persistent mode the change and the key's
-    /// response are one journal record, synced before this returns, so a retry after a restart or a kill -9 is
-    /// answered from the record and not applied again.
-    func apply(_ request: WriteRequest) -> HTTPResponse {
+    /// response are one journal record, synced before this returns (concurrent writes share syncs: see
+    /// ``CommitQueue``), so a retry after a restart or a kill -9 is answered from the record and not applied
+    /// again. Readers see a write once its record is durable; later writes build on it at once.
+    func apply(_ request: WriteRequest) async -> HTTPResponse {
         if mode == .readOnly {
             return JSONServerBody.error(.forbidden, "the database is read-only")
         }
+        await passFoldGate()
         if let key = request.idempotencyKey, let entry = idempotency[key] {
             guard entry.fingerprint == request.fingerprint else {
                 return JSONServerBody.error(
                     HTTPStatus(code: 422),
                     "the Idempotency-Key '\(key)' was already used for a different request")
+            }
+            // The first request's record may still wait for its sync: so does its replay.
+            if let end = entry.journalEnd, !(await durable(upTo: end)) {
+                return JSONServerBody.error(.internalServerError, "the write was not saved")
             }
             var replay = entry.response
             replay.headers.add("Idempotent-Replayed", "true")
@@ -31,26 +37,46 @@ extension JSONDatabase {
         let key = response.status.code < 500 ? request.idempotencyKey : nil
         guard !changes.isEmpty || key != nil else { return response }
         let now = Date()
-        if let storage {
+        guard let storage else {
+            if let key { remember(key, fingerprint: request.fingerprint, response: response, at: now) }
+            if !changes.isEmpty { publish(next) }
+            return response
+        }
+        let end: Int
+        do {
             let entry = key.map { _ in
                 IdempotencyStore.Entry(fingerprint: request.fingerprint, response: response, createdAt: now)
             }
-            do {
-                try storage.append(.write(changes: changes, key: key, entry: entry))
-            } catch {
-                return JSONServerBody.error(.internalServerError, "the write was not saved: \(error.message)")
-            }
+            end = try storage.write(.write(changes: changes, key: key, entry: entry))
+        } catch {
+            return JSONServerBody.error(.internalServerError, "the write was not saved: \(error.message)")
         }
-        if let key { remember(key, fingerprint: request.fingerprint, response: response, at: now) }
-        if !changes.isEmpty { publish(next) }
+        commits.wrote(upTo: end)
+        if let key {
+            remember(key, fingerprint: request.fingerprint, response: response, at: now, journalEnd: end)
+            undurableKeys.append((end, key))
+        }
+        if !changes.isEmpty { undurableVersions.append((end, advance(to: next))) }
+        guard await durable(upTo: end) else {
+            return JSONServerBody.error(
+                .internalServerError, "the write was not saved: the journal could not be synced")
+        }
+        do {
+            try storage.passAcknowledgement()
+        } catch {
+            return JSONServerBody.error(.internalServerError, "the write was not acknowledged: \(error.message)")
+        }
         scheduleFoldIfDue()
         return response
     }
 
     /// Stores a key's response, reporting keys forgotten early because the store is full.
-    private func remember(_ key: String, fingerprint: UInt64, response: HTTPResponse, at date: Date) {
+    private func remember(
+        _ key: String, fingerprint: UInt64, response: HTTPResponse, at date: Date, journalEnd: Int? = nil
+    ) {
         let before = idempotency.forgottenCount
         idempotency.store(key, fingerprint: fingerprint, response: response, at: date, now: date)
+        if let journalEnd { idempotency.setJournalEnd(journalEnd, for: key) }
         let after = idempotency.forgottenCount
         // The first time, then at every 10,000 more: a guard against abuse, not a log flood.
         if after > before, before == 0 || after / 10_000 > before / 10_000 {

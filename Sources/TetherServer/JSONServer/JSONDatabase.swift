@@ -72,6 +72,21 @@ public actor JSONDatabase {
     nonisolated let log: @Sendable (String) -> Void
     /// Whether a fold is scheduled to run after the current write.
     var isFoldScheduled = false
+    /// Whether a write schedules a fold once the journal is due for one (tests fold at chosen points instead).
+    var foldsByThemselves = true
+    /// Group commit: the records made durable and the writes waiting for a sync (see ``CommitQueue``).
+    var commits: CommitQueue<CheckedContinuation<Bool, Never>>
+    /// The versions written but not yet durable, each with its record's number, oldest first; readers get one
+    /// once its record is synced.
+    var undurableVersions: [(end: Int, state: DatabaseState)] = []
+    /// The keys stored for records not yet durable, forgotten again if their sync fails.
+    var undurableKeys: [(end: Int, key: String)] = []
+    /// Tasks waiting until no write waits for a sync (a fold, a close).
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Set while a fold waits for the writes in flight: new writes wait for it (``foldWaiters``) so it is not
+    /// starved under a steady load.
+    var isFoldWaiting = false
+    var foldWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// A database holding `root`.
     ///
@@ -172,17 +187,10 @@ public actor JSONDatabase {
         }
         try Self.validate(state.root)
         state.invalidateReads()
-        self.mode = mode
-        self.foreignKeySuffix = foreignKeySuffix
-        self.state = state
-        self.published = SnapshotBox(state)
-        self.idempotency = idempotency
-        self.storage = storage
-        self.log = log
         if let editedWrites {
             log(
-                "\(journalPath) was edited while the server was stopped; \(editedWrites.count) write(s) from its journal not "
-                    + "yet in the file were applied over it: \(editedWrites.joined(separator: "; "))")
+                "\(journalPath) was edited while the server was stopped; \(editedWrites.count) write(s) from its "
+                    + "journal not yet in the file were applied over it: \(editedWrites.joined(separator: "; "))")
             if let storage {
                 // Rebases the journal on the edited file, so the next start does not warn again.
                 do throws(ServerError) {
@@ -192,6 +200,14 @@ public actor JSONDatabase {
                 }
             }
         }
+        self.mode = mode
+        self.foreignKeySuffix = foreignKeySuffix
+        self.state = state
+        self.published = SnapshotBox(state)
+        self.idempotency = idempotency
+        self.storage = storage
+        self.log = log
+        self.commits = CommitQueue()
     }
 
     /// Checks json-server's rules: every value an array or an object, no key with a `/`.
@@ -222,10 +238,28 @@ public actor JSONDatabase {
     /// Makes `next` the current version, for reads too. The version is published with an empty read cache, so
     /// no response cached for an earlier version is served again.
     func publish(_ next: DatabaseState) {
+        advance(to: next)
+        published.current = state
+    }
+
+    /// Makes `next` the version later writes build on, not yet the readers' (its record is not durable yet);
+    /// returns it as stored.
+    @discardableResult
+    func advance(to next: DatabaseState) -> DatabaseState {
         var next = next
         next.invalidateReads()
         state = next
-        published.current = next
+        return next
+    }
+
+    /// Makes `version` the readers' version (its record is durable).
+    func expose(_ version: DatabaseState) {
+        published.current = version
+    }
+
+    /// Goes back to the readers' version: the writes after it were not made durable.
+    func rollBackToPublished() {
+        state = published.current
     }
 }
 

@@ -10,12 +10,15 @@ import Foundation
 
 /// The journal file open for appending: the I/O beside the pure ``JournalCodec``.
 ///
-/// A record is written with one `write` and made durable with `fdatasync` before ``append(_:tearAt:)`` returns,
-/// so a write acknowledged after it survives a kill -9 or a power loss. A failed append is cut off again
-/// (`ftruncate` to the length before it), so the file never holds half a record the server goes on after.
+/// A record is written with one `write` (``write(_:tearAt:)``) and made durable with `fdatasync` (``sync()``),
+/// or both at once (``append(_:tearAt:)``); a write acknowledged after the sync survives a kill -9 or a power
+/// loss. A failed write is cut off again (`ftruncate` to the length before it), so the file never holds half a
+/// record the server goes on after.
 ///
-/// - Thread safety: none; owned by one ``JournalStorage`` on the database actor.
-final class JournalFile {
+/// - Thread safety: owned by one ``JournalStorage`` on the database actor; only ``sync()`` may be called from
+///   another thread (the group commit's), concurrently with writes. The descriptor is closed when the object
+///   goes, so a sync in flight keeps it open by holding the object.
+final class JournalFile: @unchecked Sendable {
     let url: URL
     private var fd: Int32
     /// The file's length: the end of its last whole record.
@@ -67,6 +70,21 @@ final class JournalFile {
     /// `tearAt`, for tests of crashes: writes only that many of the bytes, and no sync, as a process killed
     /// mid-append would leave them; then throws.
     func append(_ bytes: [UInt8], tearAt: Int? = nil) throws(ServerError) {
+        try write(bytes, tearAt: tearAt)
+        guard syncData(fd) == 0 else { throw Self.failure("cannot sync \(url.path)") }
+    }
+
+    /// Makes everything written so far durable (`fdatasync`); `nil`, or the failure's message.
+    func sync() -> String? {
+        guard syncData(fd) != 0 else { return nil }
+        return Self.failure("cannot sync \(url.path)").message
+    }
+
+    /// Appends `bytes` without syncing them (see ``sync()``).
+    ///
+    /// `tearAt`, for tests of crashes: writes only that many of the bytes, as a process killed mid-append would
+    /// leave them; then throws.
+    func write(_ bytes: [UInt8], tearAt: Int? = nil) throws(ServerError) {
         let count = min(tearAt ?? bytes.count, bytes.count)
         var written = 0
         while written < count {
@@ -80,7 +98,6 @@ final class JournalFile {
             written += result
         }
         if tearAt != nil { throw ServerError(.databaseIO, "the append was torn (a simulated crash)") }
-        guard syncData(fd) == 0 else { throw cutBack(Self.failure("cannot sync \(url.path)")) }
         length += count
     }
 

@@ -153,20 +153,44 @@ final class JournalStorage {
     ///
     /// - Throws: ``ServerError`` with code `databaseIO`; the journal is then as before.
     func append(_ record: JournalRecord) throws(ServerError) {
+        _ = try write(record)
+        guard let message = journal?.sync() else { return }
+        throw ServerError(.databaseIO, message)
+    }
+
+    /// Writes `record` at the end of the journal (making the folder and journal first if need be) without
+    /// syncing it: the group commit syncs (``journalForSync``), then the write passes ``passAcknowledgement()``.
+    ///
+    /// - Returns: the record's number (1, 2, … since the storage opened, across folds): it is durable once a
+    ///   sync that started after this returned has ended.
+    /// - Throws: ``ServerError`` with code `databaseIO`; the journal is then as before.
+    func write(_ record: JournalRecord) throws(ServerError) -> Int {
         try checkRunning()
         let bytes = record.framed
         let journal = try openJournal()
         switch crashHook?(.append(length: bytes.count)) ?? .proceed {
         case .proceed:
-            try journal.append(bytes)
+            try journal.write(bytes)
         case .crash:
             stop()
             try checkRunning()
         case .tear(let count):
-            isStopped = true
-            try journal.append(bytes, tearAt: count)
+            stop()
+            try journal.write(bytes, tearAt: count)
         }
         if case .write = record { unfoldedRecords += 1 }
+        recordsWritten += 1
+        return recordsWritten
+    }
+
+    /// The records written by ``write(_:)`` since the storage opened.
+    private(set) var recordsWritten = 0
+
+    /// The journal for the group commit's sync, which may run on another thread (it holds the file open).
+    var journalForSync: JournalFile? { isStopped ? nil : journal }
+
+    /// The last point before a durable write is acknowledged (where a test may stop the storage).
+    func passAcknowledgement() throws(ServerError) {
         try step(.appended)
     }
 
@@ -240,14 +264,19 @@ final class JournalStorage {
         try checkRunning()
     }
 
-    /// Stops the storage as a kill -9 would: nothing more is written (for tests).
-    func stop() {
+    /// Stops the storage: nothing more is written. For tests, as a kill -9 would; for the server, once a sync
+    /// failed (what reached the disk is then unknown, so no later write may be acknowledged before a restart
+    /// reads the journal again).
+    func stop(because reason: String = "the storage was stopped (a simulated crash)") {
         isStopped = true
+        stopReason = reason
         journal = nil
     }
 
+    private var stopReason = ""
+
     private func checkRunning() throws(ServerError) {
-        if isStopped { throw ServerError(.databaseIO, "the storage was stopped (a simulated crash)") }
+        if isStopped { throw ServerError(.databaseIO, stopReason) }
     }
 }
 

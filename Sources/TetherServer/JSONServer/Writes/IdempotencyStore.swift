@@ -24,6 +24,9 @@ struct IdempotencyStore: Sendable {
         /// The key's framed record in the keys file, made when the key is stored; `nil` when the store keeps no
         /// records (``keepsRecords``) or the response has no body in memory.
         var record: [UInt8]? = nil
+        /// The number of the key's journal record (see ``JournalStorage/write(_:)``), while it may not be durable
+        /// yet (a replay waits for it); `nil` for keys read at start.
+        var journalEnd: Int? = nil
     }
 
     /// The database file's member that held the keys before they moved to the keys file; still read, to move
@@ -91,6 +94,11 @@ struct IdempotencyStore: Sendable {
         }
         forgottenCount += forgotten
         return forgotten
+    }
+
+    /// Notes the number of the journal record of `key` (see ``Entry/journalEnd``).
+    mutating func setJournalEnd(_ end: Int, for key: String) {
+        entries[key]?.journalEnd = end
     }
 
     /// Forgets `key` (its write was not saved after all).
