@@ -21,9 +21,10 @@ extension JSONDatabase {
             syncFinished(upTo: end, failure: "the storage stopped")
             return
         }
+        let writer = writer
         Self.syncQueue.async {
             let failure = journal.sync()
-            Task { await self.syncFinished(upTo: end, failure: failure) }
+            writer.async { self.assumeIsolated { $0.syncFinished(upTo: end, failure: failure) } }
         }
     }
 

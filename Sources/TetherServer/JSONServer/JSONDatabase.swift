@@ -60,7 +60,7 @@ public actor JSONDatabase {
 
     private nonisolated let published: SnapshotBox
     /// Where writes run: a queue of the database's own, never a connection's thread (see ``WriterExecutor``).
-    private nonisolated let writer = WriterExecutor()
+    nonisolated let writer = WriterExecutor()
 
     /// The database's executor: its own serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { writer.asUnownedSerialExecutor() }
