@@ -15,9 +15,10 @@ public import TetherJSON
 /// try await database.close()
 /// ```
 ///
-/// - Thread safety: an actor. Writes are applied one at a time, in arrival order, each completely (change,
-///   journal record, publication) before the next starts, so none is lost. Reads never wait for writes: they
-///   use the latest published version (``json``), which a write replaces only after it is durable.
+/// - Thread safety: an actor. Writes are applied one at a time, in arrival order (change, journal record), so
+///   none is lost; each then waits for a sync that covers its record, which concurrent writes share (group
+///   commit, see ``CommitQueue``). Reads never wait for writes: they use the latest published version
+///   (``json``), which becomes a write's version only once its record is durable.
 /// - Persistence: in ``Mode/persistent(_:)`` each write (and its `Idempotency-Key` response) is appended to a
 ///   journal beside the file as one record with a length and a CRC-32, and the response is sent only once the
 ///   record is synced (`fdatasync`): a write costs its own size, not the database's. The journal is folded into
