@@ -237,6 +237,7 @@ final class JournalStorage {
             } catch {
                 throw ServerError(.databaseIO, "cannot create \(folder.path): \(error.localizedDescription)")
             }
+            AtomicFileWriter.syncDirectory(target.deletingLastPathComponent().path)
         }
         let opened: JournalFile
         if FileManager.default.fileExists(atPath: journalURL.path) {
