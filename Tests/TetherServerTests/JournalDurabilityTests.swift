@@ -90,6 +90,23 @@ struct JournalDurabilityTests {
         #expect(try await server.get("/notes").json?.array?.count == 4)
     }
 
+    @Test func aJournalWithoutItsBaseRecordIsMadeAgain() async throws {
+        let temp = try TemporaryDatabase(#"{"notes": []}"#)
+        try FileManager.default.createDirectory(
+            at: JournalStorage.folder(for: temp.file), withIntermediateDirectories: true)
+        for bytes in [Array(JournalRecord.journalMagic.prefix(5)), JournalRecord.journalMagic] {
+            try Data(bytes).write(to: journalURL(temp))
+            let database = try open(temp)
+            let server = JSONServerResponder(database: database)
+            #expect(try await server.send(.post, "/notes", body: #"{"title": "t"}"#).status == 201)
+            await database.simulateKill()
+            let reopened = JSONServerResponder(database: try open(temp))
+            #expect(try await reopened.get("/notes").json?.array?.count == 1)
+            try Data(#"{"notes": []}"#.utf8).write(to: temp.file)
+            try FileManager.default.removeItem(at: journalURL(temp))
+        }
+    }
+
     @Test func aJournalDamagedInTheMiddleIsRefused() async throws {
         let temp = try TemporaryDatabase(#"{"notes": []}"#)
         let database = try open(temp)

@@ -132,7 +132,7 @@ final class JournalStorage {
         base = recovered.plan.base ?? FileStamp(of: file)
         unfoldedRecords = recovered.plan.recordCount
         lastFoldBytes = file.count
-        if let length = recovered.journalLength, length >= JournalRecord.journalMagic.count {
+        if let length = recovered.journalLength, recovered.plan.base != nil {
             journal = try JournalFile(url: journalURL, length: length)
         }
         AtomicFileWriter.removeLeftovers(of: target)
@@ -240,8 +240,12 @@ final class JournalStorage {
             AtomicFileWriter.syncDirectory(target.deletingLastPathComponent().path)
         }
         let opened: JournalFile
-        if FileManager.default.fileExists(atPath: journalURL.path) {
-            opened = try JournalFile(url: journalURL, length: journalLengthOnDisk())
+        // A journal with its base record is appended to; one without (its creation is atomic, so only damage
+        // leaves that) is made again.
+        if FileManager.default.fileExists(atPath: journalURL.path),
+            case let length = try journalLengthOnDisk(), length > JournalRecord.journalMagic.count
+        {
+            opened = try JournalFile(url: journalURL, length: length)
         } else {
             opened = try JournalFile.create(
                 at: journalURL, bytes: JournalRecord.journalMagic + JournalRecord.base(base).framed)
