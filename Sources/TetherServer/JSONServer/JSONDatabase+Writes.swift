@@ -97,7 +97,7 @@ extension JSONDatabase {
         }
         switch request.operation {
         case .create(let name, let body):
-            guard let elements = state.collection(name) else { return JSONServerBody.notFound }
+            guard let elements = state.chunks(of: name) else { return JSONServerBody.notFound }
             var item = body
             if !JSValue.isTruthy(item["id"]) { item["id"] = IdGenerator.nextId(in: elements) }
             let id = JSValue.string(item["id"]!)

@@ -9,7 +9,7 @@ import TetherJSON
 ///
 /// Invariant: every chunk but the last holds exactly ``chunkSize`` elements, so a position finds its chunk by
 /// division.
-struct ChunkedArray: Sendable {
+struct ChunkedArray: Sendable, RandomAccessCollection {
     static let chunkSize = 512
 
     private var chunks: [[JSON]]
@@ -19,9 +19,12 @@ struct ChunkedArray: Sendable {
     init(_ elements: [JSON]) {
         count = elements.count
         chunks = stride(from: 0, to: elements.count, by: Self.chunkSize).map {
-            Array(elements[$0..<min($0 + Self.chunkSize, elements.count)])
+            Array(elements[$0..<Swift.min($0 + Self.chunkSize, elements.count)])
         }
     }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
 
     /// The element at `position` (0 ≤ position < count).
     ///

@@ -85,6 +85,9 @@ struct DatabaseState: Sendable {
     /// The number of elements of the collection `name`, or `nil` if it is not a collection.
     func count(of name: String) -> Int? { collections[name]?.count }
 
+    /// The elements of the collection `name` as they are kept, for a pass over them without the flat array.
+    func chunks(of name: String) -> ChunkedArray? { collections[name] }
+
     /// The singular resource `name`, or `nil` if it is not one.
     func singular(_ name: String) -> JSON.Object? {
         if case .object(let object)? = layout[name] { return object }
