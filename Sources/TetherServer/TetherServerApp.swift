@@ -24,8 +24,8 @@ public struct TetherServerApp: Sendable {
     public struct Options: Sendable {
         /// What writes (`POST`, `PUT`, `PATCH`, `DELETE`) do.
         public enum Writes: Sendable, Hashable {
-            /// Writes are saved to the database file after each one (atomically); with the built-in data set,
-            /// which has no file, they are kept in memory.
+            /// Writes are saved beside the database file (journaled, then folded into it; see ``JSONDatabase``);
+            /// with the built-in data set, which has no file, they are kept in memory.
             case persistent
             /// Writes are kept in memory; the file is read once and never written.
             case inMemory
@@ -85,6 +85,8 @@ public struct TetherServerApp: Sendable {
     /// Where clients reach the server: `http://127.0.0.1:<port>` for `127.0.0.1`, `localhost`, `0.0.0.0`;
     /// `http://[::1]:<port>` for `::1` and `::`; otherwise the host as given (`https` with ``Options/tls``).
     public let baseURL: URL
+    /// Whether ``stop()`` closes the database (folding its journal): when the app opened it from a file.
+    let closesDatabase: Bool
 
     /// The database's top-level keys, which are the REST resources (`/posts`, `/profile`), in file order.
     public var resources: [String] {
@@ -134,7 +136,10 @@ public struct TetherServerApp: Sendable {
             }
         }
         rest.resolve(JSONServerResponder(database: database))
-        return TetherServerApp(server: server, database: database, port: port, baseURL: baseURL)
+        var closesDatabase = false
+        if case .file = options.data { closesDatabase = true }
+        return TetherServerApp(
+            server: server, database: database, port: port, baseURL: baseURL, closesDatabase: closesDatabase)
     }
 
     /// Opens the json-server database file at `url` with the mode `writes` asks for.
@@ -151,9 +156,17 @@ public struct TetherServerApp: Sendable {
         return try JSONDatabase(contentsOf: url, mode: mode)
     }
 
-    /// Stops the server gracefully (see ``HTTPServer/stop()``).
+    /// Stops the server gracefully (see ``HTTPServer/stop()``); then, for a database the app opened from a file,
+    /// folds its journal into the file and closes it (see ``JSONDatabase/close()``). A fold that fails is
+    /// reported to the database's log; the writes stay in the journal for the next start.
     public func stop() async {
         await server.stop()
+        guard closesDatabase else { return }
+        do {
+            try await database.close()
+        } catch {
+            database.log("the journal could not be folded into the database file at stop: \(error.message)")
+        }
     }
 
     /// The URL clients use for `host` and `port`.

@@ -16,6 +16,8 @@ struct BenchOptions: Sendable {
     var corpus: String?
     /// json: measure only the real-world files (`--files-only`).
     var filesOnly = false
+    /// server: only the write benchmarks, without wrk and nginx (`--writes-only`).
+    var writesOnly = false
 }
 
 /// Keeps a value alive and opaque to the optimizer, so a measured computation cannot be thrown away.

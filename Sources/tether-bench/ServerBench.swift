@@ -40,6 +40,10 @@ enum ServerBench {
         // Acknowledgements of concurrent writes (no wrk or nginx needed).
         let writeAck = ServerWriteBench.run(quick: options.quick)
         if let writeAck, writeAck > 1, options.check { return 1 }
+        // Keyed PATCHes with many notes and many remembered keys (target p50 <= 3 ms).
+        let patchesPass = ServerWriteBench.runKeyedPatches(quick: options.quick)
+        if !patchesPass, options.check { return 1 }
+        if options.writesOnly { return 0 }
         guard ensureTools() else {
             print("server SKIP: wrk and nginx are not installed and 'apt-get install -y wrk nginx' failed")
             return 0

@@ -70,7 +70,7 @@ enum ServerWriteBench {
         return results.values
     }
 
-    private static func blockingStart(_ file: URL) -> TetherServerApp? {
+    static func blockingStart(_ file: URL) -> TetherServerApp? {
         let box = StartBox()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
@@ -81,7 +81,7 @@ enum ServerWriteBench {
         return box.app
     }
 
-    private static func blockingStop(_ app: TetherServerApp) {
+    static func blockingStop(_ app: TetherServerApp) {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             await app.stop()

@@ -38,7 +38,7 @@ let areas = [
 ]
 
 let usage = """
-    usage: tether-bench <area> [--quick] [--check] [--corpus DIR] [--files-only]
+    usage: tether-bench <area> [--quick] [--check] [--corpus DIR] [--files-only] [--writes-only]
 
     areas:
     \(areas.map { "  \($0.name.padding(toLength: 8, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n"))
@@ -51,6 +51,8 @@ let usage = """
                 (default ../shared/benchmarks/json; skipped when absent)
       --files-only
                 json: measure only those files
+      --writes-only
+                server: only the write benchmarks (write-ack-8, patch-keyed), no wrk or nginx
       -h, --help
 
     Result lines go to standard output, progress and details to standard error.
@@ -89,6 +91,7 @@ case let name?:
         case "--quick": options.quick = true
         case "--check": options.check = true
         case "--files-only": options.filesOnly = true
+        case "--writes-only": options.writesOnly = true
         case "--corpus":
             guard let directory = rest.popFirst() else { fail("--corpus needs a directory") }
             options.corpus = directory

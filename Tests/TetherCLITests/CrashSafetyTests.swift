@@ -144,7 +144,14 @@ import TetherJSON
         }
         if !synced { problems.append("tether sync left writes waiting: \(lastSync)") }
 
-        // The server's notes, from its file (replaced atomically on every write).
+        // The server's notes, from its file: the server is killed once more (its last writes are only in its
+        // journal), started again (the journal replayed) and stopped cleanly (SIGTERM: the journal folded into the
+        // file, replaced atomically).
+        server.killNow()
+        serverKills += 1
+        let last = try startServer(faults: false)
+        kill(last.pid, SIGTERM)
+        if last.wait() != 0 { problems.append("tether serve did not stop cleanly: \(last.stderr)") }
         guard let notes = try JSON(parsing: Data(contentsOf: database))["notes"]?.array else {
             return ("no notes in the server's file", ["no notes in the server's file"])
         }

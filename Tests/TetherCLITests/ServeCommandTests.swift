@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherJSON
 import TetherServer
 
 @testable import TetherCLI
@@ -27,6 +28,18 @@ import TetherServer
         #expect(result.status == 0)
         #expect(result.stdout.contains("--no-rate-limit") && result.stdout.contains("--truncate-rate"))
         #expect(tether("--help").stdout.contains("serve [db.json]"))
+    }
+
+    @Test func helpShowsASampleDatabaseAndWhereTheKeysAreKept() throws {
+        let help = tether("serve", "--help").stdout
+        // The sample is a json-server database: top-level arrays and objects.
+        let start = try #require(help.range(of: "  {\n"))
+        let end = try #require(help.range(of: "\n  }\n", range: start.upperBound..<help.endIndex))
+        let sample = try JSON(parsing: Array(help[start.lowerBound..<end.upperBound].utf8))
+        #expect(sample["notes"]?.array?.count == 1)
+        #expect(sample["profile"]?.object != nil)
+        #expect(
+            help.contains("Idempotency-Key") && help.contains(".db.json.tether/ beside db.json (no longer inside it)"))
     }
 
     @Test func invalidDatabaseFileExits1WithItsPosition() throws {

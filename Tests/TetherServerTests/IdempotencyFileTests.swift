@@ -5,26 +5,11 @@ import TetherJSON
 
 @testable import TetherServer
 
-/// The `Idempotency-Key` records as the database file holds them: each entry's text is kept from when it was
-/// stored and copied into the file, which must read exactly as writing the whole tree would.
-@Suite("Idempotency keys in the database file")
+/// The `Idempotency-Key` records as the server keeps them: in its keys file beside the database file (no longer
+/// inside it, under `_tether_idempotency`, which is still read to move old keys out), each key for 24 hours,
+/// with a large guard on their number that is counted when hit.
+@Suite("Idempotency keys in the server's keys file")
 struct IdempotencyFileTests {
-    /// The file as the server wrote it before keeping each entry's text: the root with the keys' object as its
-    /// last member, written whole.
-    private func writtenWhole(_ root: JSON.Object, _ store: IdempotencyStore, now: Date) -> [UInt8] {
-        var root = root
-        if case .object(let keys) = store.json(now: now), !keys.isEmpty {
-            root[IdempotencyStore.fileKey] = .object(keys)
-        }
-        return JSONServerBody.bytes(.object(root))
-    }
-
-    private func spliced(_ root: JSON.Object, _ store: IdempotencyStore, now: Date) -> [UInt8] {
-        var file = JSONServerBody.bytes(.object(root))
-        store.appendMember(to: &file, now: now)
-        return file
-    }
-
     private func response(_ body: String, status: Int = 201) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add("Content-Type", "application/json; charset=utf-8")
@@ -32,46 +17,72 @@ struct IdempotencyFileTests {
         return HTTPResponse(status: HTTPStatus(code: status), headers: headers, body: Array(body.utf8))
     }
 
-    @Test(arguments: [
-        #"{"notes": [{"id": 1, "title": "a\nb \"quoted\" 日本語"}], "profile": {"name": "me"}}"#,
-        #"{"notes": []}"#,
-        #"{}"#,
-    ])
-    func theFileReadsAsTheWholeTreeWrittenAtOnce(rootText: String) throws {
-        guard case .object(let root) = try JSON(parsing: rootText) else {
-            Issue.record("not an object")
-            return
-        }
+    @Test func theKeysFileReadsBackEveryLiveKeyAndLeavesExpiredOnesOut() throws {
         let now = Date()
         var store = IdempotencyStore(capacity: 3)
-        // Nothing remembered: the file is the root alone.
-        #expect(spliced(root, store, now: now) == JSONServerBody.bytes(.object(root)))
         store.store("old", fingerprint: 1, response: response("{}"), at: now.addingTimeInterval(-25 * 3600))
-        store.store("k\"1\" /ключ", fingerprint: 0xfeed, response: response(#"{"id": 7, "title": "x\ny"}"#), at: now)
-        store.store("k2", fingerprint: 2, response: response("", status: 204), at: now)
-        let file = spliced(root, store, now: now)
-        let whole = writtenWhole(root, store, now: now)
-        #expect(String(decoding: file, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
-        // The expired key is left out; the others read back.
-        let keys = try #require(try JSON(parsing: file)[IdempotencyStore.fileKey]?.object)
-        #expect(keys.keys.sorted() == ["k\"1\" /ключ", "k2"])
+        store.store(
+            "k\"1\" /ключ", fingerprint: 0xfeed, response: response(#"{"id": 7, "title": "x\ny"}"#), at: now, now: now)
+        store.store("k2", fingerprint: 2, response: response("", status: 204), at: now, now: now)
+        let file = KeysFile.bytes(store.records(now: now))
+        #expect(file.starts(with: JournalRecord.keysMagic))
+        let keys = try KeysFile.keys(in: file)
+        #expect(keys.map(\.key) == ["k\"1\" /ключ", "k2"])
         var reloaded = IdempotencyStore(capacity: 3)
-        reloaded.load(.object(keys), now: now)
-        #expect(reloaded["k\"1\" /ключ"]?.fingerprint == 0xfeed)
-        guard case .bytes(let body)? = reloaded["k\"1\" /ключ"]?.response.body else {
-            Issue.record("the reloaded response has no body")
-            return
+        for (key, entry) in keys {
+            reloaded.store(key, fingerprint: entry.fingerprint, response: entry.response, at: entry.createdAt)
         }
-        #expect(body == Array(#"{"id": 7, "title": "x\ny"}"#.utf8))
+        #expect(reloaded["k\"1\" /ключ"]?.fingerprint == 0xfeed)
+        #expect(reloaded["k\"1\" /ключ"]?.response.bodyBytes == Array(#"{"id": 7, "title": "x\ny"}"#.utf8))
+        #expect(reloaded["k\"1\" /ключ"]?.response.headers["Location"] == "http://127.0.0.1:3000/notes/7")
+        #expect(reloaded["k2"]?.response.status.code == 204)
         #expect(reloaded["old"] == nil)
     }
 
-    @Test func aFullStoreKeepsOnlyItsNewestKeysInTheFile() throws {
+    @Test func aKeysFileDamagedInTheMiddleIsRefused() throws {
+        var store = IdempotencyStore()
+        for index in 1...3 { store.store("k\(index)", fingerprint: UInt64(index), response: response("{}")) }
+        var file = KeysFile.bytes(store.records())
+        file[JournalRecord.keysMagic.count + 12] ^= 0xFF
+        #expect(throws: JournalCodec.Failure.self) { try KeysFile.keys(in: file) }
+    }
+
+    @Test func aFullStoreForgetsItsOldestKeysAndCountsThem() throws {
         let now = Date()
         var store = IdempotencyStore(capacity: 2)
-        for index in 1...5 { store.store("k\(index)", fingerprint: UInt64(index), response: response("{}"), at: now) }
-        let file = spliced(["notes": .array([])], store, now: now)
-        #expect(file == writtenWhole(["notes": .array([])], store, now: now))
-        #expect(try JSON(parsing: file)[IdempotencyStore.fileKey]?.object?.keys.sorted() == ["k4", "k5"])
+        var forgotten = 0
+        for index in 1...5 {
+            forgotten += store.store(
+                "k\(index)", fingerprint: UInt64(index), response: response("{}"), at: now, now: now)
+        }
+        #expect(forgotten == 3)
+        #expect(store.forgottenCount == 3)
+        #expect(try KeysFile.keys(in: KeysFile.bytes(store.records(now: now))).map(\.key) == ["k4", "k5"])
+    }
+
+    @Test func keysAreRememberedForADayHoweverManyCome() {
+        let start = Date()
+        var store = IdempotencyStore()
+        for index in 0..<5000 {
+            store.store("k\(index)", fingerprint: 1, response: response("{}"), at: start, now: start)
+        }
+        #expect(store["k0"] != nil)
+        #expect(store.count == 5000)
+        #expect(store.forgottenCount == 0)
+        // A day later they expire, and storing a new key forgets them (they are the oldest) without counting.
+        let later = start.addingTimeInterval(IdempotencyStore.lifetime + 1)
+        store.store("new", fingerprint: 1, response: response("{}"), at: later, now: later)
+        #expect(store.count == 1)
+        #expect(store.forgottenCount == 0)
+    }
+
+    @Test func keysSavedInsideTheDatabaseFileByEarlierVersionsStillLoad() throws {
+        let now = Date()
+        var old = IdempotencyStore()
+        old.store("legacy", fingerprint: 0xabc, response: response(#"{"id": 1}"#), at: now, now: now)
+        var loaded = IdempotencyStore()
+        loaded.load(old.json(now: now), now: now)
+        #expect(loaded["legacy"]?.fingerprint == 0xabc)
+        #expect(loaded["legacy"]?.response.bodyBytes == Array(#"{"id": 1}"#.utf8))
     }
 }

@@ -4,9 +4,9 @@ import TetherJSON
 
 @testable import TetherServer
 
-/// Persistence over real sockets: writes saved to the file survive a restart on it, concurrent writes over many
-/// connections are all saved, the file is replaced atomically (always whole JSON, no temporary file left), and
-/// `--in-memory` / `--read-only` leave it alone. The database is a copy of part of jsonplaceholder's `db.json`
+/// Persistence over real sockets: writes saved beside the file (its journal, folded into it at a clean stop)
+/// survive a restart on it, concurrent writes over many connections are all saved, the file is replaced
+/// atomically (always whole JSON, no temporary file left), and `--in-memory` / `--read-only` leave it alone. The database is a copy of part of jsonplaceholder's `db.json`
 /// in a scratch directory.
 @Suite(.enabled(if: JSONServerFixtures.isAvailable), .serialized, .timeLimit(.minutes(1)))
 struct JSONServerPersistenceOverSocketsTests {
@@ -22,12 +22,15 @@ struct JSONServerPersistenceOverSocketsTests {
     }
 
     /// Opens `file` as `tether serve db.json` does (``TetherServerApp/openFile(_:writes:)``, on a thread of its
-    /// own) and serves it with the json-server routes, without the app's Rakuten catalog.
+    /// own) and serves it with the json-server routes, without the app's Rakuten catalog; closes the database at
+    /// the end, as `tether serve` does at a clean stop (its journal is folded into the file).
     private func withFileServer<Value>(
         _ file: URL, writes: TetherServerApp.Options.Writes, _ body: (LiveServer) async throws -> Value
     ) async throws -> Value {
         let database = try await onThread { try TetherServerApp.openFile(file, writes: writes) }
-        return try await withJSONServer(database, .init(), body)
+        let value = try await withJSONServer(database, .init(), body)
+        try await database.close()
+        return value
     }
 
     @Test func writesSurviveARestartOnTheSameFile() async throws {
@@ -40,7 +43,7 @@ struct JSONServerPersistenceOverSocketsTests {
             #expect(try await server.send("DELETE", "/posts/2").status == 200)
             return try await server.get("/posts/1")
         }
-        #expect(scratch.entries == ["db.json"])
+        #expect(scratch.entries == [".db.json.tether", "db.json"])
         let saved = try parsedFile(file)
         #expect(saved["posts"].array?.count == 100)
         #expect(saved["comments"].array?.count == 10)
@@ -62,7 +65,7 @@ struct JSONServerPersistenceOverSocketsTests {
             #expect(try await server.send("POST", "/posts", body: "{}").json?["id"].int == 102)
         }
         #expect(try parsedFile(file)["posts"].array?.count == 101)
-        #expect(scratch.entries == ["db.json"])
+        #expect(scratch.entries == [".db.json.tether", "db.json"])
     }
 
     /// Set once the writers are done, read by the thread that watches the file.
@@ -121,6 +124,8 @@ struct JSONServerPersistenceOverSocketsTests {
             done.set()
             return (created, try await observed)
         }
+        // The writes are in the journal; the clean stop folds them into the file.
+        try await database.close()
 
         let total = connections * writesPerConnection
         #expect(created.sorted() == Array(101...(100 + total)))
@@ -129,7 +134,7 @@ struct JSONServerPersistenceOverSocketsTests {
         #expect(
             Set(saved.compactMap { $0["title"].string }.filter { $0.hasPrefix("c") && $0.contains("-") }).count == total
         )
-        #expect(scratch.entries == ["db.json"])
+        #expect(scratch.entries == [".db.json.tether", "db.json"])
         #expect(!observed.isEmpty)
         #expect(
             observed.allSatisfy { (100...(100 + total)).contains($0) }, "a read saw \(observed.filter { $0 < 100 })")

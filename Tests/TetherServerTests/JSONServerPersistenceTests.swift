@@ -5,7 +5,8 @@ import TetherJSON
 
 @testable import TetherServer
 
-/// Persistence modes: atomic file replacement after each write, in-memory, read-only; concurrent writes.
+/// Persistence modes: a journal beside the file folded into it (atomic replacement) at a clean stop, in-memory,
+/// read-only; concurrent writes.
 @Suite("json-server persistence")
 struct JSONServerPersistenceTests {
     /// A fresh directory holding a small `db.json`, removed at the end of the test.
@@ -33,22 +34,26 @@ struct JSONServerPersistenceTests {
 
     @Test func writesReachTheFileAndSurviveAReopen() async throws {
         let temp = try TemporaryDatabase()
-        let server = JSONServerResponder(
-            database: try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file)))
+        let database = try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file))
+        let server = JSONServerResponder(database: database)
         #expect(try await server.send(.post, "/posts", body: #"{"title":"second"}"#).status == 201)
         #expect(try await server.send(.patch, "/profile", body: #"{"age":3}"#).status == 200)
+        // The writes are in the journal beside the file until a fold (here the clean stop) puts them in it.
+        #expect(temp.json?["posts"]?[1] == nil)
+        try await database.close()
         #expect(temp.json?["posts"]?[1]?["title"]?.string == "second")
-        #expect(temp.entries == ["db.json"])
+        #expect(temp.entries.sorted() == [".db.json.tether", "db.json"])
         // Pretty-printed with two spaces and no trailing newline, like lowdb's FileSync.
         let text = String(decoding: temp.contents, as: UTF8.self)
         #expect(text.hasPrefix("{\n  \"posts\": [\n    {\n      \"id\": 1,"))
         #expect(!text.hasSuffix("\n"))
 
-        let reopened = JSONServerResponder(
-            database: try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file)))
+        let reopenedDatabase = try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file))
+        let reopened = JSONServerResponder(database: reopenedDatabase)
         #expect(try await reopened.get("/posts/2").json?["title"]?.string == "second")
         #expect(try await reopened.get("/profile").json == ["name": "me", "age": 3])
         #expect(try await reopened.send(.delete, "/posts/1").status == 200)
+        try await reopenedDatabase.close()
         let afterDelete = try #require(temp.json)
         #expect(afterDelete["comments"]?.array == [])
         #expect(afterDelete["posts"]?.array?.count == 1)
@@ -63,8 +68,9 @@ struct JSONServerPersistenceTests {
             let first = try await server.send(.post, "/posts", body: #"{"title":"once"}"#, headers: headers)
             #expect(first.status == 201)
         }
-        // The key is in the file beside the write, and no route serves it.
-        #expect(temp.json?[IdempotencyStore.fileKey]?["k-restart"] != nil)
+        // The key is in the server's files beside the database file, never in it.
+        #expect(temp.json?[IdempotencyStore.legacyFileKey] == nil)
+        #expect(temp.entries.sorted() == [".db.json.tether", "db.json"])
         let reopened = JSONServerResponder(
             database: try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file)))
         let retry = try await reopened.send(.post, "/posts", body: #"{"title":"once"}"#, headers: headers)
@@ -72,8 +78,8 @@ struct JSONServerPersistenceTests {
         #expect(retry["Idempotent-Replayed"] == "true")
         #expect(retry.json?["id"]?.int == 2)
         #expect(try await reopened.get("/posts").json?.array?.count == 2)
-        #expect(try await reopened.get("/\(IdempotencyStore.fileKey)").status == 404)
-        #expect(try await reopened.get("/db").json?[IdempotencyStore.fileKey] == nil)
+        #expect(try await reopened.get("/\(IdempotencyStore.legacyFileKey)").status == 404)
+        #expect(try await reopened.get("/db").json?[IdempotencyStore.legacyFileKey] == nil)
     }
 
     @Test func leftoverTemporaryFilesOfAKilledWriterAreRemovedAtStart() async throws {
@@ -111,8 +117,8 @@ struct JSONServerPersistenceTests {
 
     @Test func concurrentWritesAllLand() async throws {
         let temp = try TemporaryDatabase()
-        let server = JSONServerResponder(
-            database: try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file)))
+        let database = try JSONDatabase(contentsOf: temp.file, mode: .persistent(temp.file))
+        let server = JSONServerResponder(database: database)
         let created = try await withThrowingTaskGroup(of: Int?.self) { group in
             for index in 0..<50 {
                 group.addTask {
@@ -122,10 +128,11 @@ struct JSONServerPersistenceTests {
             return try await group.reduce(into: [Int]()) { if let id = $1 { $0.append(id) } }
         }
         #expect(created.sorted() == Array(2...51))
+        try await database.close()
         let stored = try #require(temp.json?["posts"]?.array)
         #expect(stored.count == 51)
         #expect(Set(stored.compactMap { $0["title"]?.string }).count == 51)
-        #expect(temp.entries == ["db.json"])
+        #expect(temp.entries.sorted() == [".db.json.tether", "db.json"])
     }
 
     @Test func inMemoryModeNeverWritesTheFile() async throws {

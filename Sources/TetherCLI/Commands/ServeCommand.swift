@@ -11,7 +11,7 @@ import TetherServer
 #endif
 
 /// `tether serve [db.json] [options]`: the local API server (json-server REST, Rakuten item search, images)
-/// until SIGINT or SIGTERM, then a graceful stop and exit code 0.
+/// until SIGINT or SIGTERM, then a graceful stop (the database's journal folded into its file) and exit code 0.
 ///
 /// Usage mistakes exit 2 before anything starts, and so does a `--tls-cert` or `--tls-key` file that is missing or
 /// unreadable; a database file that cannot be read or parsed, a port that cannot be bound, or a certificate or key
@@ -31,6 +31,17 @@ enum ServeCommand: Command {
         Serves a json-server database (the built-in data set when no file is given), the Rakuten Ichiba item
         search (/services/api/IchibaItem/Search/20220601) and generated images (/images/<id>) until Ctrl-C.
         Writes are saved to the file unless --in-memory or --read-only is given.
+
+        A db.json holds top-level arrays (collections) and objects (singular resources), for example:
+
+          {
+            "notes": [{ "id": 1, "title": "Buy milk" }],
+            "profile": { "name": "me" }
+          }
+
+        Each write is first appended to a journal, and Idempotency-Key records (kept 24 hours) live in
+        .db.json.tether/ beside db.json (no longer inside it); the journal is folded into db.json as it grows
+        and when the server stops.
 
         OPTIONS:
           --host <address>      The address to bind (default 127.0.0.1)
@@ -101,7 +112,21 @@ enum ServeCommand: Command {
             if stop { break }
         }
         console.printError("tether: stopping\n")
-        try blocking { () async throws(CLIError) in await app.stop() }
+        // A clean stop folds the journal into the database file (see JSONDatabase.close()).
+        let foldFailure = try blocking { () async throws(CLIError) -> String? in
+            await app.stop()
+            do throws(ServerError) {
+                try await database?.close()
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        if let foldFailure {
+            console.printError(
+                "tether: warning: the journal was not folded into the database file (\(foldFailure)); its writes are "
+                    + "replayed at the next start\n")
+        }
         for line in session.drain() { console.print(line + "\n") }
         return ExitCode.success
     }

@@ -179,10 +179,14 @@ final class APIEnvironment: Sendable {
     }
 
     /// Stops the embedded server, if this environment started one (after withdrawing it from other processes),
-    /// then lets other processes serve its file.
+    /// folds its database's journal into its file (a fold that fails leaves the writes in the journal, replayed
+    /// by the next start), then lets other processes serve its file.
     func stop() async {
         if let sharing { sharing.record.remove(from: sharing.file) }
-        await embeddedServer?.stop()
+        if let embeddedServer {
+            await embeddedServer.stop()
+            try? await embeddedServer.database.close()
+        }
         lock?.release()
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TetherHTTP1
 import TetherJSON
 
@@ -6,63 +7,113 @@ extension JSONDatabase {
     ///
     /// In order: read-only mode refuses (403); a known `Idempotency-Key` replays the stored response (with
     /// `Idempotent-Replayed: true`) or, if the request differs, answers 422; the target must exist (404 `{}`);
-    /// `If-Match` must hold (412); then the change is made, persisted and published. The response is stored
-    /// under the idempotency key unless it is a server error; in persistent mode it is saved in the same file
-    /// replacement as the change, so it survives a restart.
-    func apply(_ request: WriteRequest) -> HTTPResponse {
+    /// `If-Match` must hold (412); then the change is made, made durable and published. The response is stored
+    /// under the idempotency key unless it is a server error; in persistent mode the change and the key's
+    /// response are one journal record, synced before this returns (concurrent writes share syncs: see
+    /// ``CommitQueue``), so a retry after a restart or a kill -9 is answered from the record and not applied
+    /// again. Readers see a write once its record is durable; later writes build on it at once.
+    func apply(_ request: WriteRequest) async -> HTTPResponse {
         if mode == .readOnly {
             return JSONServerBody.error(.forbidden, "the database is read-only")
         }
+        await passFoldGate()
         if let key = request.idempotencyKey, let entry = idempotency[key] {
             guard entry.fingerprint == request.fingerprint else {
                 return JSONServerBody.error(
                     HTTPStatus(code: 422),
                     "the Idempotency-Key '\(key)' was already used for a different request")
             }
+            // The first request's record may still wait for its sync: so does its replay.
+            if let end = entry.journalEnd, !(await durable(upTo: end)) {
+                return JSONServerBody.error(.internalServerError, "the write was not saved")
+            }
             var replay = entry.response
             replay.headers.add("Idempotent-Replayed", "true")
             return replay
         }
         var next = current
-        let (response, changed) = perform(request, on: &next)
-        // The key is recorded before the commit, so that the file write saves it with the change it belongs to.
+        var changes: [DatabaseChange] = []
+        let response = perform(request, on: &next, changes: &changes)
         let key = response.status.code < 500 ? request.idempotencyKey : nil
-        if let key { idempotency.store(key, fingerprint: request.fingerprint, response: response) }
-        if changed {
-            do {
-                try commit(next)
-            } catch {
-                if let key { idempotency.remove(key) }
-                return JSONServerBody.error(.internalServerError, "the write was not saved: \(error.message)")
-            }
+        guard !changes.isEmpty || key != nil else { return response }
+        let now = Date()
+        guard let storage else {
+            if let key { remember(key, fingerprint: request.fingerprint, response: response, at: now) }
+            if !changes.isEmpty { publish(next) }
+            return response
         }
+        let end: Int
+        do {
+            let entry = key.map { _ in
+                IdempotencyStore.Entry(fingerprint: request.fingerprint, response: response, createdAt: now)
+            }
+            end = try storage.write(.write(changes: changes, key: key, entry: entry))
+        } catch {
+            return JSONServerBody.error(.internalServerError, "the write was not saved: \(error.message)")
+        }
+        commits.wrote(upTo: end)
+        if let key {
+            remember(key, fingerprint: request.fingerprint, response: response, at: now, journalEnd: end)
+            undurableKeys.append((end, key))
+        }
+        if !changes.isEmpty { undurableVersions.append((end, advance(to: next))) }
+        guard await durable(upTo: end) else {
+            return JSONServerBody.error(
+                .internalServerError, "the write was not saved: the journal could not be synced")
+        }
+        do {
+            try storage.passAcknowledgement()
+        } catch {
+            return JSONServerBody.error(.internalServerError, "the write was not acknowledged: \(error.message)")
+        }
+        scheduleFoldIfDue()
         return response
     }
 
-    /// The change itself, on a copy of the state: the response and whether the state changed.
-    private func perform(_ request: WriteRequest, on state: inout DatabaseState) -> (HTTPResponse, Bool) {
+    /// Stores a key's response, reporting keys forgotten early because the store is full.
+    private func remember(
+        _ key: String, fingerprint: UInt64, response: HTTPResponse, at date: Date, journalEnd: Int? = nil
+    ) {
+        let before = idempotency.forgottenCount
+        idempotency.store(key, fingerprint: fingerprint, response: response, at: date, now: date)
+        if let journalEnd { idempotency.setJournalEnd(journalEnd, for: key) }
+        let after = idempotency.forgottenCount
+        // The first time, then at every 10,000 more: a guard against abuse, not a log flood.
+        if after > before, before == 0 || after / 10_000 > before / 10_000 {
+            log(
+                "more than \(idempotency.capacity) Idempotency-Keys in 24 hours: the oldest are forgotten early "
+                    + "(\(after) so far), so a retry of one of them would be applied again")
+        }
+    }
+
+    /// The change itself, on a copy of the state: the response; `changes` receives what changed (nothing for a
+    /// write that failed), each applied to `state` through ``DatabaseState/apply(_:)`` as a replay would.
+    private func perform(
+        _ request: WriteRequest, on state: inout DatabaseState, changes: inout [DatabaseChange]
+    ) -> HTTPResponse {
+        func make(_ change: DatabaseChange) {
+            state.apply(change)
+            changes.append(change)
+        }
         switch request.operation {
         case .create(let name, let body):
-            guard var elements = state.collection(name) else { return (JSONServerBody.notFound, false) }
+            guard let elements = state.chunks(of: name) else { return JSONServerBody.notFound }
             var item = body
             if !JSValue.isTruthy(item["id"]) { item["id"] = IdGenerator.nextId(in: elements) }
             let id = JSValue.string(item["id"]!)
             if state.item(in: name, id: id) != nil {
-                return (JSONServerBody.error(.conflict, "\(name) already has an item with id \(id)"), false)
+                return JSONServerBody.error(.conflict, "\(name) already has an item with id \(id)")
             }
-            elements.append(.object(item))
-            state.setCollection(name, elements)
+            make(.put(collection: name, id: id, item: item))
             let headers = HTTPHeaders([
                 ("Access-Control-Expose-Headers", "Location"),
                 ("Location", request.fullURL + "/" + HTTPTarget.percentEncode(id)),
             ])
-            return (JSONServerBody.response(.object(item), status: .created, headers: headers, tagged: true), true)
+            return JSONServerBody.response(.object(item), status: .created, headers: headers, tagged: true)
 
         case .replace(let name, let id, let body), .merge(let name, let id, let body):
-            guard var elements = state.collection(name), let (position, item) = state.item(in: name, id: id) else {
-                return (JSONServerBody.notFound, false)
-            }
-            if let failure = precondition(request.ifMatch, item) { return (failure, false) }
+            guard let (_, item) = state.item(in: name, id: id) else { return JSONServerBody.notFound }
+            if let failure = precondition(request.ifMatch, item) { return failure }
             var updated: JSON.Object
             if case .replace = request.operation {
                 // lodash-id replaceById: the body's members, then the old id (in place if the body names one).
@@ -73,42 +124,39 @@ extension JSONDatabase {
                 updated = item
                 for (key, value) in body where key != "id" { updated[key] = value }
             }
-            elements[position] = .object(updated)
-            state.setCollection(name, elements)
-            return (JSONServerBody.response(.object(updated), tagged: true), true)
+            make(.put(collection: name, id: id, item: updated))
+            return JSONServerBody.response(.object(updated), tagged: true)
 
         case .delete(let name, let id):
-            var changed = false
             var found = false
-            if var elements = state.collection(name), let (position, item) = state.item(in: name, id: id) {
-                if let failure = precondition(request.ifMatch, item) { return (failure, false) }
-                elements.remove(at: position)
-                state.setCollection(name, elements)
-                changed = true
+            if let (_, item) = state.item(in: name, id: id) {
+                if let failure = precondition(request.ifMatch, item) { return failure }
+                make(.remove(collection: name, id: id))
                 found = true
             }
-            if removeDependents(in: &state) { changed = true }
-            let response = found ? JSONServerBody.response(.object([:]), tagged: false) : JSONServerBody.notFound
-            return (response, changed)
+            for name in removeDependents(in: &state) {
+                changes.append(.collection(name: name, elements: state.collection(name) ?? []))
+            }
+            return found ? JSONServerBody.response(.object([:]), tagged: false) : JSONServerBody.notFound
 
         case .setSingular(let name, let body, let created):
-            guard let existing = state.singular(name) else { return (JSONServerBody.notFound, false) }
-            if let failure = precondition(request.ifMatch, existing) { return (failure, false) }
-            state.setSingular(name, body)
+            guard let existing = state.singular(name) else { return JSONServerBody.notFound }
+            if let failure = precondition(request.ifMatch, existing) { return failure }
+            make(.singular(name: name, object: body))
             if created {
                 let headers = HTTPHeaders([
                     ("Access-Control-Expose-Headers", "Location"), ("Location", request.fullURL),
                 ])
-                return (JSONServerBody.response(.object(body), status: .created, headers: headers, tagged: true), true)
+                return JSONServerBody.response(.object(body), status: .created, headers: headers, tagged: true)
             }
-            return (JSONServerBody.response(.object(body), tagged: true), true)
+            return JSONServerBody.response(.object(body), tagged: true)
 
         case .mergeSingular(let name, let body):
-            guard var object = state.singular(name) else { return (JSONServerBody.notFound, false) }
-            if let failure = precondition(request.ifMatch, object) { return (failure, false) }
+            guard var object = state.singular(name) else { return JSONServerBody.notFound }
+            if let failure = precondition(request.ifMatch, object) { return failure }
             for (key, value) in body { object[key] = value }
-            state.setSingular(name, object)
-            return (JSONServerBody.response(.object(object), tagged: true), true)
+            make(.singular(name: name, object: object))
+            return JSONServerBody.response(.object(object), tagged: true)
         }
     }
 
@@ -123,19 +171,20 @@ extension JSONDatabase {
     }
 
     /// json-server's cascade (`getRemovable`): removes every document whose `<name>Id` member points at a
-    /// document missing from the collection `<plural(name)>`. One pass, as json-server does. Returns whether
-    /// anything was removed.
-    func removeDependents(in state: inout DatabaseState) -> Bool {
+    /// document missing from the collection `<plural(name)>`. One pass, as json-server does. Returns the
+    /// collections that lost documents.
+    func removeDependents(in state: inout DatabaseState) -> [String] {
         let suffix = foreignKeySuffix
         var removals: [String: Set<Int>] = [:]
-        for (name, value) in state.root {
+        let root = state.root
+        for (name, value) in root {
             guard case .array(let documents) = value else { continue }
             for (position, document) in documents.enumerated() {
                 guard case .object(let object) = document else { continue }
                 for (key, reference) in object where key.hasSuffix(suffix) && key.count > suffix.count {
                     guard !reference.isNull else { continue }
                     let target = Pluralizer.plural(String(key.dropLast(suffix.count)))
-                    guard let table = state.root[target] else { continue }
+                    guard let table = root[target] else { continue }
                     if !Self.contains(table, id: JSValue.string(reference), in: state, named: target) {
                         removals[name, default: []].insert(position)
                         break
@@ -147,7 +196,7 @@ extension JSONDatabase {
             guard let elements = state.collection(name) else { continue }
             state.setCollection(name, elements.enumerated().filter { !positions.contains($0.offset) }.map(\.element))
         }
-        return !removals.isEmpty
+        return removals.keys.sorted()
     }
 
     /// lodash-id's `getById` on a top-level value: whether it holds a document whose id reads as `id`.

@@ -29,7 +29,7 @@ enum Relations {
     static func expand(_ resource: inout JSON.Object, _ expands: [String], in state: DatabaseState, suffix: String) {
         for parent in expands {
             let table = Pluralizer.plural(parent)
-            guard state.root[table] != nil, let reference = resource[parent + suffix], !reference.isNull else {
+            guard state.kind(of: table) != nil, let reference = resource[parent + suffix], !reference.isNull else {
                 continue
             }
             resource[parent] = state.item(in: table, id: JSValue.string(reference)).map { .object($0.item) }

@@ -46,7 +46,12 @@ enum AtomicFileWriter {
             unlink(temporary)
             throw error
         }
-        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
+        syncDirectory(directory)
+    }
+
+    /// `fsync`s the directory at `path`, so the entries made or renamed in it are durable.
+    static func syncDirectory(_ path: String) {
+        let directoryFD = open(path, O_RDONLY | O_CLOEXEC)
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
             close(directoryFD)

@@ -8,7 +8,7 @@ import TetherJSON
 enum IdGenerator {
     private static let alphabet = Array("useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict")
 
-    static func nextId(in collection: [JSON], idKey: String = "id") -> JSON {
+    static func nextId(in collection: some Collection<JSON>, idKey: String = "id") -> JSON {
         if collection.isEmpty { return JSON(1) }
         var largest: JSON?
         for element in collection {
