@@ -85,15 +85,8 @@ enum ServeCommand: Command {
         }
         let database = try openDatabase(options)
         let session = ServeSession()
-        let app = try blocking { () async throws(CLIError) -> TetherServerApp in
-            try await start(options, database: database, accessLog: options.log ? session.log : nil)
-        }
-        if !TetherServerApp.isLoopback(host: options.host) {
-            console.printError(
-                "tether: warning: listening on \(options.host), so other machines can reach this server\n")
-        }
-        console.print(banner(for: app))
-
+        // Before the server listens: a SIGTERM that comes as soon as the port answers still stops it cleanly (the
+        // journal folded), instead of killing it with the signal's default action.
         let sources = [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -106,6 +99,15 @@ enum ServeCommand: Command {
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
         }
+        let app = try blocking { () async throws(CLIError) -> TetherServerApp in
+            try await start(options, database: database, accessLog: options.log ? session.log : nil)
+        }
+        if !TetherServerApp.isLoopback(host: options.host) {
+            console.printError(
+                "tether: warning: listening on \(options.host), so other machines can reach this server\n")
+        }
+        console.print(banner(for: app))
+
         while true {
             let (lines, stop) = session.next()
             for line in lines { console.print(line + "\n") }
