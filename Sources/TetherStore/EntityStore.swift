@@ -71,10 +71,11 @@ public final class EntityStore {
     var outboxLoop: Task<Void, Never>?
     /// The pass over the disk's cache limits, 10 s after the store starts; cancelled when the store goes.
     var pruneTask: Task<Void, Never>?
-    var outboxSignal: WakeSignal?
+    /// The background loop's next turn: set to wake it (a new latch per pass, see ``Latch``).
+    var outboxWake: Latch<Void>?
     /// Opened when a query has read its saved rows from disk (the first screen, then the rest): the outbox's first
     /// turn and the reads of waiting writes into entity states wait for it, up to ``outboxStartDelay``.
-    var firstScreenShown: FirstScreenGate?
+    var firstScreenShown: Latch<Void>?
     /// The background loop's pause after a pass that left writes waiting (it doubles after each such pass, up to
     /// the longest); also the wait before it tries again after a write's transient failure. Shorter in tests.
     var backgroundPause: (first: Duration, longest: Duration) = (.seconds(1), .seconds(60))
@@ -186,7 +187,7 @@ public final class EntityStore {
         collector?.cancel()
         outboxLoop?.cancel()
         pruneTask?.cancel()
-        outboxSignal?.signal()
+        outboxWake?.set(())
     }
 
     /// The state of the query with `definition`'s key, created (not loaded) if the store has none.

@@ -220,12 +220,12 @@ public final class EntityState<Entity: RemoteEntity>: Observable {
         set { syncState().loadTask = newValue }
     }
 
-    var saveChain: SaveGate? {
+    var saveChain: Latch<Void>? {
         get { sync?.saveChain }
         set { syncState().saveChain = newValue }
     }
 
-    var saveGate: SaveGate? {
+    var saveGate: Latch<Void>? {
         get { sync?.saveGate }
         set { syncState().saveGate = newValue }
     }
@@ -390,10 +390,10 @@ final class SyncState<Entity: RemoteEntity> {
     var lastWrite: UInt64 = 0
     var loadTask: Task<Void, Never>?
     /// Opened once the latest write of this entity has its outcome applied: the next one's is applied after it.
-    var saveChain: SaveGate?
+    var saveChain: Latch<Void>?
     /// Opened once the latest write of this entity is saved in the outbox (or failed to be): the next write is
     /// saved after it, so the outbox holds them in the order they were made.
-    var saveGate: SaveGate?
+    var saveGate: Latch<Void>?
     var observers = ObserverList<EntityState<Entity>>()
 
     init(serverValue: Entity?) {

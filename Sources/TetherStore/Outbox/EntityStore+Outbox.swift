@@ -13,16 +13,14 @@ extension EntityStore {
     /// the cores with the first query's read from disk, and delay the first screen by a third.
     func startOutbox() {
         guard let outbox = writes else { return }
-        let wake = WakeSignal()
-        outboxSignal = wake
-        let firstScreen = FirstScreenGate()
+        let firstScreen = Latch<Void>()
         firstScreenShown = firstScreen
         // Before anything can make a temporary id: none reuses one that waits in the outbox from an earlier run.
         reserveTemporaryIDs(below: outbox.database.smallestTemporaryIntegerID)
         let age = configuration.diskCacheTime
         let limit = configuration.diskEntityLimit
         outboxLoop = Task { [weak self] in
-            await firstScreen.wait(timeout: EntityStore.outboxStartDelay)
+            _ = await firstScreen.value(within: EntityStore.outboxStartDelay)
             // The disk's cache limits (what is older than the cache time, and entities past the limit, go), once
             // the start is over: it never delays the first screen. A store that goes away before then leaves it to
             // the next store on the database.
@@ -33,6 +31,9 @@ extension EntityStore {
             await self?.refreshOutboxStatus()
             var pause = self?.backgroundPause.first ?? .seconds(1)
             while !Task.isCancelled {
+                // Installed before the pass: a wake-up during it is kept for the wait after it.
+                let wake = Latch<Void>()
+                self?.outboxWake = wake
                 let report = await outbox.sendAll(retries: .once)
                 // Never a strong reference across the wait below: the store's deinit is what ends this loop.
                 guard self != nil else { return }
@@ -43,11 +44,11 @@ extension EntityStore {
                 let waiting = !report.pending.isEmpty
                 guard let (first, longest) = self?.backgroundPause else { return }
                 if waiting {
-                    await wake.wait(timeout: pause)
+                    _ = await wake.value(within: pause)
                     pause = min(pause * 2, longest)
                 } else {
                     pause = first
-                    await wake.wait(timeout: nil)
+                    _ = await wake.value(within: nil)
                 }
             }
         }
@@ -68,7 +69,7 @@ extension EntityStore {
             let wasOffline = outboxStatus.isOffline
             outboxStatus.network = .reachable
             networkFailure = nil
-            if outboxStatus.count > outboxStatus.failedCount { outboxSignal?.signal() }
+            if outboxStatus.count > outboxStatus.failedCount { outboxWake?.set(()) }
             if wasOffline { for table in tables.values { table.refetchAfterReconnect() } }
         } else if !outboxStatus.isOffline {
             outboxStatus.network = .unreachable(since: Date())
@@ -77,7 +78,7 @@ extension EntityStore {
 
     /// Sends the waiting writes now instead of at the outbox's next turn.
     public func sendWaitingWrites() {
-        outboxSignal?.signal()
+        outboxWake?.set(())
     }
 
     /// Sends the waiting writes now and returns once none is queued, being sent or waiting for the network, or once
@@ -181,12 +182,10 @@ extension EntityStore {
             outboxStatus.lastError = error
             noteNetwork(reachable: !error.isUnreachable, error: error)
             // The background loop takes it from here, after a pause and then with its growing pauses.
-            if let signal = outboxSignal {
-                let pause = backgroundPause.first
-                Task {
-                    try? await Task.sleep(for: pause)
-                    signal.signal()
-                }
+            let pause = backgroundPause.first
+            Task { [weak self] in
+                try? await Task.sleep(for: pause)
+                self?.sendWaitingWrites()
             }
         case .failed(_, let error):
             outboxStatus.lastError = error
@@ -215,10 +214,10 @@ extension EntityStore {
     /// caller's cancellation does not reach the send).
     func sendInOrder<Entity>(_ id: Int64, of record: EntityState<Entity>, outbox: Outbox) async -> OutboxOutcome {
         let previous = record.saveChain
-        let done = SaveGate()
+        let done = Latch<Void>()
         record.saveChain = done
         defer {
-            done.open()
+            done.set(())
             if record.saveChain === done { record.saveChain = nil }
         }
         return await send(id, after: previous, of: record, outbox: outbox)
@@ -227,11 +226,11 @@ extension EntityStore {
     /// Sends entry `id` once `previous` (the chain link of the entity's earlier write) is done, in a task of its own
     /// so that the caller's cancellation does not reach the send.
     private func send<Entity>(
-        _ id: Int64, after previous: SaveGate?, of record: EntityState<Entity>, outbox: Outbox
+        _ id: Int64, after previous: Latch<Void>?, of record: EntityState<Entity>, outbox: Outbox
     ) async -> OutboxOutcome {
         let retries = configuration.outboxRetries
         let task = Task { @MainActor in
-            await previous?.wait()
+            await previous?.value()
             // Marked here rather than by an event from the outbox: one hop to the main actor less per write.
             if record.writeStatus == .queued { record.writeStatus = .sending }
             return await outbox.sendOne(id, retries: retries, announces: false)
@@ -257,17 +256,17 @@ extension EntityStore {
         outboxStatus.count += 1
         if outboxStatus.oldest == nil { outboxStatus.oldest = Date() }
         let previousGate = record.saveGate
-        let gate = SaveGate()
+        let gate = Latch<Void>()
         record.saveGate = gate
         // The chain of outcomes: this write's is applied after the entity's earlier writes'.
         let previous = record.saveChain
-        let done = SaveGate()
+        let done = Latch<Void>()
         record.saveChain = done
         defer {
-            done.open()
+            done.set(())
             if record.saveChain === done { record.saveChain = nil }
         }
-        await previousGate?.wait()
+        await previousGate?.value()
         // While the server is known to be out of reach, the write is only saved: the background loop probes the
         // server and sends it with the others, and the caller learns at once that it waits.
         let offline = outboxStatus.isOffline ? networkFailure.map { StoreError(pending: $0.kind) } : nil
@@ -290,7 +289,7 @@ extension EntityStore {
         _ = unrecordedWrites.ids.withLock { $0.remove(entry.id) }
         outboxSavesInFlight -= 1
         if let offline {
-            await previous?.wait()
+            await previous?.value()
             await handle(.transient(entry, offline))
             return (entry, .pending(offline))
         }
@@ -302,7 +301,7 @@ extension EntityStore {
         }
         if let result {
             // An earlier write's outcome (already recorded: this one was first in the outbox) is applied first.
-            await previous?.wait()
+            await previous?.value()
             if let event = result.event { await handle(event) }
             return (entry, result.outcome)
         }
@@ -550,75 +549,5 @@ extension EntityStore {
             type: Self.typeName(Entity.self), entityID: String(describing: state.id))
         for entry in entries.reversed() { try await outbox.discard(entry.id) }
         sendWaitingWrites()
-    }
-}
-
-/// Opens once, for any number of waiters: those that come before wait (each up to its own timeout, or until
-/// its task is cancelled), those that come after pass at once.
-final class FirstScreenGate: Sendable {
-    private let state = Locked<(isOpen: Bool, waiters: [WakeSignal])>((false, []))
-
-    func open() {
-        let waiters = state.withLock { state -> [WakeSignal] in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.signal() }
-    }
-
-    /// Returns once the gate is open, or after `timeout`.
-    func wait(timeout: Duration) async {
-        let signal = WakeSignal()
-        let isOpen = state.withLock { state -> Bool in
-            if !state.isOpen { state.waiters.append(signal) }
-            return state.isOpen
-        }
-        if !isOpen { await signal.wait(timeout: timeout) }
-    }
-}
-
-/// Wakes a waiting loop: a signal before the wait is kept, so none is lost.
-final class WakeSignal: Sendable {
-    private let state = Locked<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func signal() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            state.pending = true
-            return nil
-        }
-        waiter?.resume()
-    }
-
-    /// Returns at the next signal (or at once if one came since the last wait), or after `timeout`.
-    func wait(timeout: Duration?) async {
-        var timer: Task<Void, Never>?
-        if let timeout {
-            timer = Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                if !Task.isCancelled { self?.signal() }
-            }
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state -> Bool in
-                    if state.pending {
-                        state.pending = false
-                        return true
-                    }
-                    state.waiter = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            signal()
-        }
-        timer?.cancel()
-        state.withLock { $0.pending = false }
     }
 }

@@ -134,7 +134,7 @@ public actor Outbox {
     ///   - unrecorded: receives the entry's id inside its transaction, so that a reader of the outbox meanwhile can
     ///     tell a write whose caller has yet to record it (the caller removes it once recorded).
     @concurrent nonisolated func saveAndSend(
-        _ draft: OutboxDraft, retries: Retries, claims: Bool = true, saved: SaveGate, unrecorded: ReservedEntries
+        _ draft: OutboxDraft, retries: Retries, claims: Bool = true, saved: Latch<Void>, unrecorded: ReservedEntries
     ) async throws(StoreError) -> (entry: OutboxEntry, sent: ChainLink.Outcome?, link: ChainLink?) {
         let reserved = reserved
         let database = database
@@ -183,27 +183,27 @@ public actor Outbox {
             case nil:
                 if let token = chain.withLock({ $0.began }) { chains.stop(key, token: token) }
             }
-            saved.open()
+            saved.set(())
             throw error
         }
         let (joined, began) = chain.withLock { ($0.joined, $0.began) }
         switch (joined, committed.claimed) {
         case (.link(let link)?, let claimed?):
             link.committed(claimed)
-            saved.open()
+            saved.set(())
             return (committed.entry, nil, link)
         case (.restart(let token, let server, let etag)?, let claimed?):
-            saved.open()
+            saved.set(())
             let sent = await sendChained(claimed, over: server, etag: etag, retries: retries)
             continueChain(key, token: token, after: sent, retries: retries)
             return (committed.entry, sent, nil)
         case (_, let claimed?):
-            saved.open()
+            saved.set(())
             let sent = await sendClaimed(claimed, retries: retries)
             if let began { continueChain(key, token: began, after: sent, retries: retries) }
             return (committed.entry, sent, nil)
         case (_, nil):
-            saved.open()
+            saved.set(())
             return (committed.entry, nil, nil)
         }
     }

@@ -127,8 +127,8 @@ final class SendChains: Sendable {
 final class ChainLink: Sendable {
     typealias Outcome = (outcome: OutboxOutcome, event: OutboxEvent?)
 
-    private let saved = OneShot<ClaimedEntry?>()
-    private let outcome = OneShot<Outcome?>()
+    private let saved = Latch<ClaimedEntry?>()
+    private let outcome = Latch<Outcome?>()
 
     /// Called once the entry's saving transaction ended: with what to send, or `nil` when it failed.
     func committed(_ entry: ClaimedEntry?) { saved.set(entry) }
@@ -141,34 +141,4 @@ final class ChainLink: Sendable {
 
     /// The outcome, once known (`nil`: the chain did not send it; it goes the ordinary way).
     func result() async -> Outcome? { await outcome.value() }
-}
-
-/// A value set once and awaited by any number of tasks; later sets are ignored.
-final class OneShot<Value: Sendable>: Sendable {
-    private let state = Locked<(value: Value?, isSet: Bool, waiters: [CheckedContinuation<Value, Never>])>(
-        (nil, false, []))
-
-    func set(_ value: Value) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
-            guard !state.isSet else { return [] }
-            state.isSet = true
-            state.value = value
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: value) }
-    }
-
-    /// The value, at once when set, else once ``set(_:)`` is called. Runs on the caller's executor.
-    nonisolated(nonsending) func value() async -> Value {
-        if let value = state.withLock({ $0.isSet ? Optional($0.value) : nil }) { return value! }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
-            let value = state.withLock { state -> Value?? in
-                if state.isSet { return .some(state.value) }
-                state.waiters.append(continuation)
-                return .none
-            }
-            if let value { continuation.resume(returning: value!) }
-        }
-    }
 }

@@ -125,7 +125,7 @@ extension EntityStore {
         state.restoreTask = Task { [weak state] in
             // Once the query's saved rows are read, the first screenful and the rest: the reads that wait for it
             // (see ``firstScreenShown``) then no longer share the connection and the cores with these.
-            defer { firstScreen?.open() }
+            defer { firstScreen?.set(()) }
             let restored = await reading.value
             guard let state else { return }
             state.restoreTask = nil
@@ -227,7 +227,7 @@ extension EntityStore {
             // After the first screen: this read would share the connection with that screen's and delay it. The
             // rows it shows carry their waiting writes already (`StoreDatabase.entities(type:ids:in:)`); only
             // their states' status waits.
-            await firstScreen?.wait(timeout: Self.outboxStartDelay)
+            _ = await firstScreen?.value(within: Self.outboxStartDelay)
             guard let entries = try? await database.outboxEntries(type: type), !entries.isEmpty else { return }
             let decoder = TetherJSONDecoder()
             for entry in entries {
