@@ -58,8 +58,10 @@ public final class EntityStore {
     public let outbox: Outbox?
     /// The queue every create, update and delete goes through: the database's outbox, or, for a store without one,
     /// an outbox in memory (SQLite's `:memory:`) with the same order, keys, retries and states, lost only when the
-    /// process ends. `nil` only when not even that could be opened; then writes fail with a database error.
-    let writes: Outbox?
+    /// process ends, made at the store's first write (``writeQueue()``): a store that only reads pays nothing for it.
+    var writes: Outbox?
+    /// Hands the outbox's events to this store (weakly).
+    let reference = StoreReference()
     /// What the outbox holds and whether the server can be reached.
     public let outboxStatus = OutboxStatus()
 
@@ -150,23 +152,13 @@ public final class EntityStore {
         self.client = client
         self.configuration = configuration
         self.database = database
-        let reference = StoreReference()
-        var problem: String?
-        var queueDatabase = database
-        if queueDatabase == nil {
-            do {
-                queueDatabase = try StoreDatabase.inMemory()
-            } catch {
-                problem = error.kind.databaseMessage ?? error.description
-            }
-        }
-        let writes = queueDatabase.map {
+        let reference = reference
+        let writes = database.map {
             Outbox(database: $0, client: client) { event in await reference.store?.handle(event) }
         }
         self.writes = writes
-        self.outbox = database == nil ? nil : writes
+        self.outbox = writes
         reference.store = self
-        if let problem { outboxStatus.databaseProblem = problem }
         if let summary = database?.outboxSummaryAtOpen {
             outboxStatus.count = summary.count
             outboxStatus.failedCount = summary.failed

@@ -32,14 +32,18 @@ extension EntityStore {
         try await updateThroughOutbox(entity, outbox: try writeQueue(), options: options)
     }
 
-    /// The outbox every write goes through.
+    /// The outbox every write goes through: the database's, or for a store without one its outbox in memory, made
+    /// now if this is the store's first write (and its background sender started with it).
     ///
-    /// - Throws: ``StoreError`` when the store could not open one (see ``OutboxStatus/databaseProblem``).
+    /// - Throws: ``StoreError`` when not even a database in memory can be opened.
     func writeQueue() throws(StoreError) -> Outbox {
-        guard let writes else {
-            throw StoreError(.database(outboxStatus.databaseProblem ?? "the store has no outbox for its writes"))
-        }
-        return writes
+        if let writes { return writes }
+        let database = try StoreDatabase.inMemory()
+        let reference = reference
+        let outbox = Outbox(database: database, client: client) { event in await reference.store?.handle(event) }
+        writes = outbox
+        startOutbox()
+        return outbox
     }
 
     /// The server's current version of `record` (and its ETag), for a conflict.
