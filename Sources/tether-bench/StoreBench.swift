@@ -99,7 +99,8 @@ enum StoreBench {
             "store summary ingest=\(Bench.format(ingestRatio, 2))x notify=\(Bench.format(notify, 0))us "
                 + "memory=\(Bench.format(memoryRatio, 2))x persisted-ingest=\(Bench.format(disk.ingest, 2))x "
                 + "cold-start=\(Bench.format(disk.coldStart, 2))x enqueue=\(Bench.format(disk.enqueue, 2))x "
-                + "outbox=\(Bench.format(disk.outbox, 2))x \(pass ? "PASS" : "FAIL")")
+                + "outbox=\(Bench.format(disk.outbox, 2))x awaited-edits=\(Bench.format(disk.awaited, 2))x "
+                + "\(pass ? "PASS" : "FAIL")")
         return options.check && !pass ? 1 : 0
     }
 

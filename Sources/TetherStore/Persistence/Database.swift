@@ -290,6 +290,35 @@ final class Statement {
         }
     }
 
+    /// The result columns' positions by name, read from SQLite once per prepared statement (statements are kept and
+    /// reused, so a cold start resolves each name once, not once per row).
+    private var columnIndexes: [String: Int32]?
+
+    /// The position of the result column `name` (its name, or its `AS` alias, in the statement's SQL).
+    ///
+    /// - Precondition: the statement has such a column (a mismatch between the SQL and the code that reads it).
+    func column(_ name: String) -> Int32 {
+        if columnIndexes == nil {
+            var indexes: [String: Int32] = [:]
+            for index in 0..<sqlite3_column_count(handle) {
+                if let cName = sqlite3_column_name(handle, index) { indexes[String(cString: cName)] = index }
+            }
+            columnIndexes = indexes
+        }
+        guard let index = columnIndexes?[name] else {
+            preconditionFailure("no result column '\(name)' in: \(sql.prefix(200))")
+        }
+        return index
+    }
+
+    func isNull(_ name: String) -> Bool { isNull(column(name)) }
+    func int64(_ name: String) -> Int64 { int64(column(name)) }
+    func int(_ name: String) -> Int { int(column(name)) }
+    func optionalInt(_ name: String) -> Int? { optionalInt(column(name)) }
+    func double(_ name: String) -> Double { double(column(name)) }
+    func text(_ name: String) -> String? { text(column(name)) }
+    func data(_ name: String) -> Data? { data(column(name)) }
+
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

@@ -135,10 +135,10 @@ extension StoreDatabase {
                 "SELECT ids, next_cursor, total_count, fetched_at FROM query WHERE type = ? AND key = ?")
             try statement.bind([.text(type), .text(key)])
             guard try statement.step() else { return nil }
-            let ids = Self.decodeIDs(statement.text(0) ?? "[]")
-            let next = statement.text(1).flatMap(Self.decodeCursor)
-            let total = statement.optionalInt(2)
-            let fetchedAt = Date(timeIntervalSince1970: statement.double(3))
+            let ids = Self.decodeIDs(statement.text("ids") ?? "[]")
+            let next = statement.text("next_cursor").flatMap(Self.decodeCursor)
+            let total = statement.optionalInt("total_count")
+            let fetchedAt = Date(timeIntervalSince1970: statement.double("fetched_at"))
             statement.reset()
             let entities = try Self.entities(type: type, ids: Array(ids.prefix(limit)), in: database)
             return StoredQuery(ids: ids, nextCursor: next, totalCount: total, fetchedAt: fetchedAt, entities: entities)
@@ -156,26 +156,33 @@ extension StoreDatabase {
         let statement = try database.statement(
             overlays
                 ? """
-                SELECT e.value, e.etag, e.fetched_at,
+                SELECT e.value AS value, e.etag AS etag, e.fetched_at AS fetched_at,
                   (SELECT o.value FROM outbox o WHERE o.type = ?1 AND o.entity_id = ?2 AND o.kind != 'delete'
-                    ORDER BY o.seq DESC LIMIT 1),
+                    ORDER BY o.seq DESC LIMIT 1) AS local,
                   EXISTS (SELECT 1 FROM outbox o WHERE o.type = ?1 AND o.entity_id = ?2 AND o.kind = 'delete')
+                    AS deleted
                 FROM (SELECT 1) LEFT JOIN entity e ON e.type = ?1 AND e.id = ?2
                 """
                 : "SELECT value, etag, fetched_at FROM entity WHERE type = ?1 AND id = ?2")
+        // Each column found by name once, before the rows.
+        let (value, etag, fetchedAt) = (
+            statement.column("value"), statement.column("etag"), statement.column("fetched_at")
+        )
+        let (local, deleted) = overlays ? (statement.column("local"), statement.column("deleted")) : (-1, -1)
         var result: [String: StoredEntity] = [:]
         result.reserveCapacity(ids.count)
         for id in ids {
             statement.reset()
             try statement.bind([.text(type), .text(id)])
             guard try statement.step() else { continue }
-            let server = statement.data(0)
-            let local = overlays ? statement.data(3) : nil
-            guard server != nil || local != nil else { continue }
+            let server = statement.data(value)
+            let waiting = overlays ? statement.data(local) : nil
+            guard server != nil || waiting != nil else { continue }
             result[id] = StoredEntity(
-                id: id, value: local ?? server, serverValue: local == nil ? nil : server, etag: statement.text(1),
-                fetchedAt: statement.isNull(2) ? nil : Date(timeIntervalSince1970: statement.double(2)),
-                deleted: overlays && statement.int(4) != 0)
+                id: id, value: waiting ?? server, serverValue: waiting == nil ? nil : server,
+                etag: statement.text(etag),
+                fetchedAt: statement.isNull(fetchedAt) ? nil : Date(timeIntervalSince1970: statement.double(fetchedAt)),
+                deleted: overlays && statement.int(deleted) != 0)
         }
         return result
     }

@@ -59,13 +59,15 @@ extension StoreDatabase {
 
     static func entry(from statement: Statement) -> OutboxEntry {
         OutboxEntry(
-            id: statement.int64(0), entityType: statement.text(1) ?? "", entityID: statement.text(2) ?? "",
-            collectionPath: statement.text(3) ?? "",
-            kind: OutboxEntry.Kind(rawValue: statement.text(4) ?? "") ?? .update,
-            method: statement.text(5) ?? "PATCH", idempotencyKey: statement.text(6) ?? "",
-            createdAt: Date(timeIntervalSince1970: statement.double(7)), attempts: statement.int(8),
-            state: OutboxEntry.State(rawValue: statement.text(9) ?? "") ?? .queued, lastError: statement.text(10),
-            lastStatus: statement.optionalInt(11), value: statement.data(12))
+            id: statement.int64("seq"), entityType: statement.text("type") ?? "",
+            entityID: statement.text("entity_id") ?? "", collectionPath: statement.text("collection_path") ?? "",
+            kind: OutboxEntry.Kind(rawValue: statement.text("kind") ?? "") ?? .update,
+            method: statement.text("method") ?? "PATCH", idempotencyKey: statement.text("idempotency_key") ?? "",
+            createdAt: Date(timeIntervalSince1970: statement.double("created_at")),
+            attempts: statement.int("attempts"),
+            state: OutboxEntry.State(rawValue: statement.text("state") ?? "") ?? .queued,
+            lastError: statement.text("last_error"), lastStatus: statement.optionalInt("last_status"),
+            value: statement.data("value"))
     }
 
     /// Saves a write, before anything is sent; it is the entity's local state from then on (read back through
@@ -241,15 +243,15 @@ extension StoreDatabase {
         try await read { database in
             let statement = try database.statement(
                 """
-                SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2),
-                  (SELECT value FROM entity WHERE type = ?1 AND id = ?2)
+                SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2) AS waiting,
+                  (SELECT value FROM entity WHERE type = ?1 AND id = ?2) AS server
                 """)
             var states: [String: (waiting: Bool, server: Data?)] = [:]
             for id in ids {
                 statement.reset()
                 try statement.bind([.text(type), .text(id)])
                 guard try statement.step() else { continue }
-                states[id] = (statement.int(0) != 0, statement.data(1))
+                states[id] = (statement.int("waiting") != 0, statement.data("server"))
             }
             return states
         }
@@ -282,7 +284,10 @@ extension StoreDatabase {
                 """)
             var entries: [OutboxEntry] = []
             while try statement.step() {
-                guard Self.leaseIsFree(owner: statement.text(13), until: statement.double(14), me: owner, now: now)
+                guard
+                    Self.leaseIsFree(
+                        owner: statement.text("lease_owner"), until: statement.double("lease_until"), me: owner,
+                        now: now)
                 else { continue }
                 entries.append(Self.entry(from: statement))
             }
@@ -309,14 +314,15 @@ extension StoreDatabase {
                 """)
             try statement.bind([.integer(id)])
             guard try statement.step(),
-                Self.leaseIsFree(owner: statement.text(16), until: statement.double(17), me: owner, now: now)
+                Self.leaseIsFree(
+                    owner: statement.text("lease_owner"), until: statement.double("lease_until"), me: owner, now: now)
             else { return nil }
             var entry = Self.entry(from: statement)
-            var body = statement.data(14)
-            var ifMatch = statement.text(15)
-            let headers = statement.text(18)
-            let timeout: Double? = statement.isNull(19) ? nil : statement.double(19)
-            if statement.int(13) == 0 {
+            var body = statement.data("body")
+            var ifMatch = statement.text("if_match")
+            let headers = statement.text("headers")
+            let timeout: Double? = statement.isNull("timeout") ? nil : statement.double("timeout")
+            if statement.int("prepared") == 0 {
                 (body, ifMatch) = try Self.prepare(entry, in: database)
             }
             entry.attempts += 1
@@ -371,8 +377,8 @@ extension StoreDatabase {
         var etag: String?
         let found = try statement.step()
         if found {
-            server = statement.data(0)
-            etag = statement.text(1)
+            server = statement.data("value")
+            etag = statement.text("etag")
         }
         statement.reset()
         if !found, let missing {
@@ -653,10 +659,13 @@ extension StoreDatabase {
     }
 
     static func outboxSummary(in database: Database) throws -> OutboxSummary {
-        let statement = try database.statement("SELECT COUNT(*), MIN(created_at), SUM(state != 'queued') FROM outbox")
+        let statement = try database.statement(
+            "SELECT COUNT(*) AS count, MIN(created_at) AS oldest, SUM(state != 'queued') AS failed FROM outbox")
         guard try statement.step() else { return (0, nil, 0) }
-        let count = statement.int(0)
-        return (count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double(1)), statement.int(2))
+        let count = statement.int("count")
+        return (
+            count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double("oldest")), statement.int("failed")
+        )
     }
 
     /// ``outboxSummary(in:)`` and the smallest temporary integer id the outbox holds (ids below zero; 0 when it
@@ -664,15 +673,18 @@ extension StoreDatabase {
     static func outboxSummaryAndSmallestTemporaryID(in database: Database) throws -> (OutboxSummary, Int) {
         let statement = try database.statement(
             """
-            SELECT COUNT(*), MIN(created_at), SUM(state != 'queued'),
-              MIN(CASE WHEN entity_id GLOB '-[0-9]*' THEN CAST(entity_id AS INTEGER) END)
+            SELECT COUNT(*) AS count, MIN(created_at) AS oldest, SUM(state != 'queued') AS failed,
+              MIN(CASE WHEN entity_id GLOB '-[0-9]*' THEN CAST(entity_id AS INTEGER) END) AS smallest_temporary_id
             FROM outbox
             """)
         guard try statement.step() else { return ((0, nil, 0), 0) }
-        let count = statement.int(0)
+        let count = statement.int("count")
         return (
-            (count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double(1)), statement.int(2)),
-            statement.int(3)
+            (
+                count, count == 0 ? nil : Date(timeIntervalSince1970: statement.double("oldest")),
+                statement.int("failed")
+            ),
+            statement.int("smallest_temporary_id")
         )
     }
 }
