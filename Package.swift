@@ -107,7 +107,8 @@ let package = Package(
                 "TetherAPIs", "TetherStore", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherHTTPTesting",
             ]),
         .testTarget(
-            name: "TetherServerTests", dependencies: ["TetherSync", "TetherServer", "TetherHTTP1", "TetherJSON"]),
+            name: "TetherServerTests",
+            dependencies: ["TetherSync", "TetherServer", "TetherHTTP1", "TetherJSON", "TetherTestSupport"]),
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherSync", "TetherTerminal"]),
         .testTarget(
             name: "TetherImagesTests",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherJSON
+import TetherTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -43,18 +44,8 @@ import TetherJSON
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
-    /// A deterministic stream of numbers for the scenario's choices.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
+    /// The scenario's choices, from its seed.
+    typealias Random = SeededRandom
 
     static func scenario(tether: String, operations count: Int, seed: UInt64) throws -> (String, [String]) {
         var problems: [String] = []
@@ -78,7 +69,7 @@ import TetherJSON
             return server
         }
 
-        var random = Random(state: seed)
+        var random = Random(seed: seed)
         var server = try startServer(faults: true)
         var operations: [Operation] = []
         var live: [Int] = []  // notes whose creation was confirmed and that no command removed

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherHTTP1
 import TetherJSON
+import TetherTestSupport
 
 @testable import TetherServer
 
@@ -13,18 +14,8 @@ import TetherJSON
 /// nothing twice), and at the end every acknowledged key must replay its first response.
 @Suite("Journal: kill -9 at random points of appends and folds")
 struct JournalCrashTests {
-    /// SplitMix64: the scenario's choices, from its seed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
+    /// The scenario's choices, from its seed.
+    typealias Random = SeededRandom
 
     /// A write as a client's outbox keeps it: sent again, unchanged, until it is answered.
     struct Write {
@@ -62,7 +53,7 @@ struct JournalCrashTests {
     @Test(arguments: [1 as UInt64, 2, 3, 20_261_207, 987_654_321])
     func everyAcknowledgedWriteAndKeyIsThereOnceAfterARestart(seed: UInt64) async throws {
         let temp = try JSONServerPersistenceTests.TemporaryDatabase(#"{"notes": []}"#)
-        var random = Random(state: seed)
+        var random = Random(seed: seed)
         var model: [Int: String] = [:]
         var acknowledged: [(write: Write, reply: Reply)] = []
         var pending: Write?

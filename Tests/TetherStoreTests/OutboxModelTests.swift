@@ -100,7 +100,7 @@ final class OutboxModel {
         var discarded = false
     }
 
-    private var generator: SplitMix
+    private var generator: SeededRandom
     private let seed: UInt64
     private let folder: URL
     private let databaseURL: URL
@@ -120,7 +120,7 @@ final class OutboxModel {
 
     init(seed: UInt64) async throws {
         self.seed = seed
-        generator = SplitMix(seed: seed)
+        generator = SeededRandom(seed: seed)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-model-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         databaseURL = folder.appendingPathComponent("store.sqlite")
@@ -165,9 +165,9 @@ final class OutboxModel {
 
     private func nextFault() -> Fault {
         // Half the requests go through; the rest share the faults.
-        guard generator.next(below: 2) == 1 else { return .none }
+        guard generator.below(2) == 1 else { return .none }
         let faults: [Fault] = [.resetBeforeSending, .answerLost, .unavailable, .unprocessable, .conflict]
-        return faults[generator.next(below: faults.count)]
+        return faults[generator.below(faults.count)]
     }
 
     func run() async -> Counts {
@@ -175,7 +175,7 @@ final class OutboxModel {
         await list.load()
         for step in 0..<Self.actionsPerSeed {
             counts.actions += 1
-            switch generator.next(below: 10) {
+            switch generator.below(10) {
             case 0...4 where !live.isEmpty: await edit(step: step)
             case 5...6: await create(step: step)
             case 7 where !live.isEmpty: await delete()
@@ -216,7 +216,7 @@ final class OutboxModel {
     }
 
     private func edit(step: Int) async {
-        let name = live[generator.next(below: live.count)]
+        let name = live[generator.below(live.count)]
         guard let id = await currentID(name) else { return }
         let title = "\(name) edit \(step)"
         let key = key()
@@ -257,7 +257,7 @@ final class OutboxModel {
     }
 
     private func delete() async {
-        let index = generator.next(below: live.count)
+        let index = generator.below(live.count)
         let name = live[index]
         guard let id = await currentID(name) else { return }
         let key = key()
@@ -278,7 +278,7 @@ final class OutboxModel {
         counts.restarts += 1
         await refreshIDs()
         trace("restart")
-        if generator.next(below: 2) == 0 {
+        if generator.below(2) == 0 {
             trace("  losing the last confirmations")
             counts.crashes += 1
             database.queue.loseSoonWrites()
@@ -299,7 +299,7 @@ final class OutboxModel {
         await refreshIDs()
         let refused = try? await database.outboxEntries().filter { $0.state != .queued }
         guard var refused, !refused.isEmpty else { return false }
-        if !all { refused = [refused[generator.next(below: refused.count)]] }
+        if !all { refused = [refused[generator.below(refused.count)]] }
         for entry in refused {
             guard let id = Int(entry.entityID), let name = name(of: id) else {
                 fail(
@@ -309,7 +309,7 @@ final class OutboxModel {
             }
             counts.decisions += 1
             let state = store.entity(Note.self, id: id)
-            if generator.next(below: 2) == 0 {
+            if generator.below(2) == 0 {
                 trace("retry \(name) (\(entry.method), \(entry.state))")
                 do { try await store.retryWrites(of: state) } catch {}
             } else {
@@ -471,20 +471,4 @@ final class ScriptedFaults: HTTPInterceptor {
         }
         return request
     }
-}
-
-/// A small seeded generator (SplitMix64), so that a seed reproduces a run exactly.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

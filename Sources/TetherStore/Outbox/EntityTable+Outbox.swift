@@ -38,15 +38,7 @@ extension EntityTable {
             guard let row, let bytes = row.value,
                 let value = try? TetherJSONDecoder().decode(Entity.self, from: bytes)
             else {
-                for query in queries.values where query.idSet.contains(record.id) {
-                    var set = query.idSet
-                    set.remove(record.id)
-                    query.setIDs(query.ids.filter { $0 != record.id }, set: set)
-                    query.changed()
-                }
-                records.removeValue(forKey: record.id)
-                record.value = nil
-                record.status = .deleted
+                removeEverywhere(record)
                 record.writeStatus = nil
                 record.changed()
                 return
@@ -96,17 +88,23 @@ extension EntityTable {
                 entityChanged(record)
                 continue
             }
-            for query in queries.values where query.idSet.contains(record.id) {
-                var set = query.idSet
-                set.remove(record.id)
-                query.setIDs(query.ids.filter { $0 != record.id }, set: set)
-                query.changed()
-            }
-            records.removeValue(forKey: record.id)
-            record.value = nil
-            record.status = .deleted
+            removeEverywhere(record)
             record.changed()
         }
+    }
+
+    /// Takes an entity that no longer exists (a discarded create, a delete settled elsewhere) out of every query and
+    /// the table, and marks it deleted (its observers are told by the caller).
+    private func removeEverywhere(_ record: EntityState<Entity>) {
+        for query in queries.values where query.idSet.contains(record.id) {
+            var set = query.idSet
+            set.remove(record.id)
+            query.setIDs(query.ids.filter { $0 != record.id }, set: set)
+            query.changed()
+        }
+        records.removeValue(forKey: record.id)
+        record.value = nil
+        record.status = .deleted
     }
 
     private func record(named id: String) -> EntityState<Entity>? {
