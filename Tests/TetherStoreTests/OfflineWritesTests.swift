@@ -177,3 +177,42 @@ import TetherTestSupport
         #expect(server.writes.withLock { $0 } == ["PATCH /notes/1"])
     }
 }
+
+/// Found by the model-based test: a store reads the writes an earlier run left waiting into its entities a moment
+/// after it starts; an edit the user makes before that read must stay what the entity shows, and the entity's
+/// edits stay in the outbox's order.
+@MainActor
+@Suite(.timeLimit(.minutes(2))) struct RestoredWritesOrderTests {
+    @Test func anEditMadeRightAfterAStartStaysShownOverTheWritesAnEarlierRunLeft() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-restore-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dead = try #require(URL(string: "http://127.0.0.1:\(try closedLoopbackPort())"))
+        let url = folder.appendingPathComponent("store.sqlite")
+        func store() throws -> EntityStore {
+            var configuration = EntityStore.Configuration()
+            configuration.collectionInterval = nil
+            configuration.outboxRetries = .once
+            let client = HTTPClient(baseURL: dead) { $0.retryPolicy = .never }
+            return EntityStore(client: client, database: try StoreDatabase(url: url), configuration: configuration)
+        }
+        do {
+            let first = try store()
+            await #expect(throws: StoreError.self) {
+                try await first.update(Note(id: 3, title: "left by the earlier run", body: ""))
+            }
+            await first.flush()
+        }
+        let second = try store()
+        let state = second.entity(Note.self, id: 3)
+        await #expect(throws: StoreError.self) {
+            try await second.update(Note(id: 3, title: "made right after the start", body: ""))
+        }
+        // Once the earlier run's write is read in, both are there, in order, and the newest is shown.
+        #expect(await eventually { state.pendingEdits.count == 2 })
+        let order = state.pendingEdits.compactMap(\.outboxID)
+        #expect(order == order.sorted())
+        #expect(state.pendingEdits.last?.value.title == "made right after the start")
+        #expect(state.value?.title == "made right after the start")
+    }
+}

@@ -253,8 +253,14 @@ extension EntityStore {
                     // A read already on its way may carry the version from before this write: it must not replace it.
                     record.lastWrite = editCounter
                     if record.value != nil && record.pendingEdits.isEmpty { record.serverValue = record.value }
-                    record.pendingEdits.append(PendingEdit(number: editCounter, value: value, outboxID: entry.id))
-                    record.value = value
+                    // In the outbox's order: an edit the user made since the start (saved after this one, or not yet
+                    // saved) stays after it, and stays what the entity shows.
+                    let position =
+                        record.pendingEdits.firstIndex { edit in edit.outboxID.map { $0 > entry.id } ?? true }
+                        ?? record.pendingEdits.endIndex
+                    record.pendingEdits.insert(
+                        PendingEdit(number: editCounter, value: value, outboxID: entry.id), at: position)
+                    if position == record.pendingEdits.count - 1 { record.value = value }
                     record.status = entry.state == .queued ? .syncing : .failed
                     if entry.kind == .create {
                         for query in table.queries.values
