@@ -216,3 +216,33 @@ import TetherTestSupport
         #expect(state.value?.title == "made right after the start")
     }
 }
+
+/// Found by the model-based test: a store whose waiting create (and an edit after it) another store over the same
+/// database sent moves the entity to the server's id and shows it settled, instead of dropping it.
+@MainActor
+@Suite(.timeLimit(.minutes(2))) struct WritesSettledElsewhereTests {
+    @Test func aCreateSentByAnotherStoreMovesToTheServersIDHere() async throws {
+        let harness = try await OutboxHarness()
+        defer { Task { await harness.stop() } }
+        let dead = try await harness.deadBaseURL()
+        let offline = try harness.store(baseURL: dead)
+        let draft = Note(id: Note.temporaryID(), title: "made here", body: "settled elsewhere")
+        await #expect(throws: StoreError.self) { try await offline.create(draft) }
+        var edited = draft
+        edited.title = "edited here"
+        await #expect(throws: StoreError.self) { try await offline.update(edited) }
+        let state = offline.entity(Note.self, id: draft.id)
+        #expect(state.writeStatus != nil)
+        // Another store over the same file, with the server up, sends both.
+        let online = try harness.store()
+        #expect(await online.sendWaitingWrites(timeout: .seconds(60)).isDrained)
+        let created = try #require(try await harness.serverNotes().first { $0.body == "settled elsewhere" })
+        #expect(created.title == "edited here")
+        // This store learns it from the file: the entity moves to the server's id, settled, nothing lost.
+        #expect(await offline.sendWaitingWrites(timeout: .seconds(60)).isDrained)
+        #expect(state.id == created.id)
+        #expect(state.writeStatus == nil)
+        #expect(state.value?.title == "edited here")
+        #expect(offline.entity(Note.self, id: draft.id) === state)
+    }
+}

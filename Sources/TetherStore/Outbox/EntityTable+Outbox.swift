@@ -54,10 +54,11 @@ extension EntityTable {
         }
     }
 
-    /// Settles the entities that show a waiting write none of which is in the outbox any more: another store or
-    /// process (the app and `tether sync`, two connections) sent or discarded them, and no event of this store says
-    /// so. Each then shows the server's version the database holds (or leaves the lists when it holds none: a delete
-    /// confirmed, or a create confirmed under the server's id).
+    /// Brings the entities that show waiting writes in line with the outbox, for what another store or process
+    /// (the app and `tether sync`, two connections) did without an event reaching this store: an edit whose entry
+    /// left the outbox is dropped from the entity's pending edits; a created entity whose create was confirmed
+    /// elsewhere moves to the server's id; an entity none of whose writes waits any more shows the server's version
+    /// the database holds (or leaves the lists when it holds none: a delete confirmed).
     ///
     /// Only entities whose writes were all saved before the read are looked at, and only those untouched by this
     /// store between the read and now (the same edits, the same write mark): a write of this store that is being
@@ -75,8 +76,21 @@ extension EntityTable {
             let record = candidate.record
             guard record.writeStatus != nil, record.lastWrite == candidate.mark,
                 record.pendingEdits.map(\.number) == candidate.edits,
-                let state = states[String(describing: record.id)], !state.waiting
+                let state = states[String(describing: record.id)]
             else { continue }
+            if let adopted = state.adoptedID.flatMap(Entity.ID.init), adopted != record.id {
+                adoptServerID(of: record, from: record.id, to: adopted)
+            }
+            let before = record.pendingEdits.count
+            record.removePendingEdit { edit in edit.outboxID.map { !state.waiting.contains($0) } ?? false }
+            if !state.waiting.isEmpty {
+                // Some still wait: the entity shows the newest of them.
+                if record.pendingEdits.count != before, let latest = record.pendingEdits.last?.value {
+                    record.value = latest
+                }
+                entityChanged(record)
+                continue
+            }
             record.pendingEdits = []
             record.writeStatus = nil
             record.error = nil

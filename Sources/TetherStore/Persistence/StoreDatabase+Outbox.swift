@@ -237,21 +237,33 @@ extension StoreDatabase {
         return entries
     }
 
-    /// For each of `ids` (entities of `type`): whether a write of it waits in the outbox, and the server's version
-    /// the database holds (its `entity` row), read in one transaction.
-    func writeStates(type: String, ids: [String]) async throws(StoreError) -> [String: (waiting: Bool, server: Data?)] {
+    /// Where the writes of one entity stand in the database, for ``EntityTable/reconcileWrites(with:)``.
+    struct WriteState: Sendable {
+        /// The server's id that replaced the entity's temporary id (its create was confirmed), if any.
+        var adoptedID: String?
+        /// The numbers of its entries still in the outbox (under the adopted id when there is one).
+        var waiting: Set<Int64>
+        /// The server's version the database holds (its `entity` row).
+        var server: Data?
+    }
+
+    /// For each of `ids` (entities of `type`): ``WriteState``, read in one transaction.
+    func writeStates(type: String, ids: [String]) async throws(StoreError) -> [String: WriteState] {
         try await read { database in
-            let statement = try database.statement(
-                """
-                SELECT EXISTS (SELECT 1 FROM outbox WHERE type = ?1 AND entity_id = ?2) AS waiting,
-                  (SELECT value FROM entity WHERE type = ?1 AND id = ?2) AS server
-                """)
-            var states: [String: (waiting: Bool, server: Data?)] = [:]
+            let entries = try database.statement("SELECT seq FROM outbox WHERE type = ? AND entity_id = ?")
+            let row = try database.statement("SELECT value FROM entity WHERE type = ? AND id = ?")
+            var states: [String: WriteState] = [:]
             for id in ids {
-                statement.reset()
-                try statement.bind([.text(type), .text(id)])
-                guard try statement.step() else { continue }
-                states[id] = (statement.int("waiting") != 0, statement.data("server"))
+                let adopted = try Self.adoptedID(type: type, of: id, in: database)?.id
+                let target = adopted ?? id
+                entries.reset()
+                try entries.bind([.text(type), .text(target)])
+                var waiting = Set<Int64>()
+                while try entries.step() { waiting.insert(entries.int64("seq")) }
+                row.reset()
+                try row.bind([.text(type), .text(target)])
+                let server = try row.step() ? row.data("value") : nil
+                states[id] = WriteState(adoptedID: adopted, waiting: waiting, server: server)
             }
             return states
         }
