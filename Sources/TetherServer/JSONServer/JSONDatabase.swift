@@ -17,14 +17,14 @@ public import TetherJSON
 ///
 /// - Thread safety: an actor. Writes are applied one at a time, in arrival order (change, journal record), so
 ///   none is lost; each then waits for a sync that covers its record, which concurrent writes share (group
-///   commit, see ``CommitQueue``). Reads never wait for writes: they use the latest published version
+///   commit, see `CommitQueue`). Reads never wait for writes: they use the latest published version
 ///   (``json``), which becomes a write's version only once its record is durable.
 /// - Persistence: in ``Mode/persistent(_:)`` each write (and its `Idempotency-Key` response) is appended to a
 ///   journal beside the file as one record with a length and a CRC-32, and the response is sent only once the
 ///   record is synced (`fdatasync`): a write costs its own size, not the database's. The journal is folded into
 ///   the file (atomic replace: temporary file, `fsync`, `rename`, `fsync` of the directory) once it has grown as
 ///   large as the file, and at ``close()``; after a fold the file holds only plain json-server JSON,
-///   pretty-printed as json-server writes it. See ``JournalStorage`` for the files (`.db.json.tether/journal`
+///   pretty-printed as json-server writes it. See `JournalStorage` for the files (`.db.json.tether/journal`
 ///   and `.db.json.tether/keys`).
 /// - Recovery: opening a file replays its journal over it. A torn last record (a kill -9 mid-append: never
 ///   acknowledged) is dropped and truncated away; damage in the middle is refused with
@@ -95,8 +95,8 @@ public actor JSONDatabase {
     /// first fold replaces the file by `root` with them; a journal already there is replayed over `root` as over
     /// a file edited by hand (its writes applied, with a warning).
     ///
-    /// - Parameter idempotencyCapacity: a guard on the number of remembered keys (see
-    ///   ``defaultIdempotencyCapacity``).
+    /// `idempotencyCapacity` is a guard on the number of remembered keys (see ``defaultIdempotencyCapacity``).
+    ///
     /// - Throws: ``ServerError`` with code ``ServerError/Code/invalidDatabase`` unless `root` is an object whose
     ///   values are arrays or objects and whose keys contain no `/` (json-server's rules).
     public init(
