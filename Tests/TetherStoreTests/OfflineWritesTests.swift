@@ -246,3 +246,35 @@ import TetherTestSupport
         #expect(offline.entity(Note.self, id: draft.id) === state)
     }
 }
+
+/// An edit whose value cannot be encoded is shown at once (the views are told first) and taken back when its bytes
+/// cannot be made: nothing is saved, the error is on the entity.
+@MainActor
+@Suite struct UnencodableEditTests {
+    struct Reading: RemoteEntity {
+        static let collectionPath = "/readings"
+        var id: Int
+        var value: Double
+    }
+
+    @Test func anEditThatCannotBeEncodedIsTakenBackWithItsErrorAndNothingIsSaved() async throws {
+        let store = EntityStore(client: HTTPClient(baseURL: URL(string: "http://127.0.0.1:9")))
+        store.insert([Reading(id: 1, value: 2.5)])
+        let state = store.entity(Reading.self, id: 1)
+        var seen: [Double?] = []
+        let token = state.observe { seen.append($0.value?.value) }
+        let error = await #expect(throws: StoreError.self) {
+            try await store.update(Reading(id: 1, value: .nan))
+        }
+        token.cancel()
+        guard case .encoding? = error?.kind else {
+            Issue.record("expected an encoding error, got \(String(describing: error))")
+            return
+        }
+        #expect(state.value?.value == 2.5)
+        #expect(state.writeStatus == nil)
+        #expect(state.error != nil)
+        #expect(seen.contains { $0?.isNaN == true })
+        #expect(store.outboxStatus.count == 0)
+    }
+}

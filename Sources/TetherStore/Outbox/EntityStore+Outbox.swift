@@ -323,12 +323,6 @@ extension EntityStore {
             throw StoreError(.encoding("\(error)"))
         }
         let record = table.record(for: entity.id)
-        do {
-            bytes = try TetherJSONEncoder().encode(entity)
-            serverBytes = try record.encodedServerValue()
-        } catch {
-            throw StoreError(.encoding("\(error)"))
-        }
         editCounter += 1
         record.pendingEdits.append(PendingEdit(number: editCounter, value: entity))
         let number = editCounter
@@ -338,7 +332,23 @@ extension EntityStore {
         record.writeStatus = .queued
         record.error = nil
         record.conflict = nil
+        // Every view shows the edit first; its bytes for the outbox are made after (the server's version is not
+        // touched by the edit, so its encoding is the same either way).
         table.entityChanged(record)
+        do {
+            bytes = try TetherJSONEncoder().encode(entity)
+            serverBytes = try record.encodedServerValue()
+        } catch {
+            // Nothing saved: the entity shows what it showed before, with the error.
+            let failure = StoreError(.encoding("\(error)"))
+            record.removePendingEdit { $0.number == number }
+            record.value = record.pendingEdits.last?.value ?? record.serverValue
+            record.status = .failed
+            record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
+            record.error = failure
+            table.entityChanged(record)
+            throw failure
+        }
         let draft = OutboxDraft(
             entityType: Self.typeName(Entity.self), entityID: String(describing: entity.id),
             collectionPath: Entity.collectionPath, kind: .update, method: configuration.updateMethod.rawValue,
