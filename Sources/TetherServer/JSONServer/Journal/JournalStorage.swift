@@ -233,7 +233,10 @@ final class JournalStorage {
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+                // The server's own files (the journal, and the keys with the answers they replay) are the user's
+                // data: the folder is theirs alone.
+                try FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw ServerError(.databaseIO, "cannot create \(folder.path): \(error.localizedDescription)")
             }

@@ -18,8 +18,14 @@ enum AtomicFileWriter {
         let directory = url.deletingLastPathComponent().path
         let temporary =
             directory + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // The replacement keeps the mode of the file it replaces (a db.json the user made private stays private);
+        // a new file gets 0644, less the process's umask.
+        var existing = stat()
+        let mode: mode_t = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
+        // `open` applies the umask: the old file's mode is set again exactly.
+        if stat(path, &existing) == 0 { _ = fchmod(fd, mode) }
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
