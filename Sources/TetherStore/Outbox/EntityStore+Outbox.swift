@@ -339,15 +339,7 @@ extension EntityStore {
             bytes = try TetherJSONEncoder().encode(entity)
             serverBytes = try record.encodedServerValue()
         } catch {
-            // Nothing saved: the entity shows what it showed before, with the error.
-            let failure = StoreError(.encoding("\(error)"))
-            record.removePendingEdit { $0.number == number }
-            record.value = record.pendingEdits.last?.value ?? record.serverValue
-            record.status = .failed
-            record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
-            record.error = failure
-            table.entityChanged(record)
-            throw failure
+            throw takeBack(edit: number, of: record, in: table, failure: StoreError(.encoding("\(error)")))
         }
         let draft = OutboxDraft(
             entityType: Self.typeName(Entity.self), entityID: String(describing: entity.id),
@@ -363,14 +355,7 @@ extension EntityStore {
                 }
             }
         } catch {
-            // Not saved anywhere: show what is left, and say so.
-            record.removePendingEdit { $0.number == number }
-            record.value = record.pendingEdits.last?.value ?? record.serverValue
-            record.status = .failed
-            record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
-            record.error = error
-            table.entityChanged(record)
-            throw error
+            throw takeBack(edit: number, of: record, in: table, failure: error)
         }
         switch outcome {
         case .confirmed(let body, _):
@@ -382,6 +367,22 @@ extension EntityStore {
             noteWriteEnded(record)
             throw error
         }
+    }
+
+    /// Takes back an edit that was not saved anywhere (its bytes could not be made, or its transaction failed): the
+    /// entity shows what is left (its newest waiting edit, else the server's version), with `failure`.
+    ///
+    /// - Returns: `failure`, for the caller to throw.
+    private func takeBack<Entity: RemoteEntity>(
+        edit number: UInt64, of record: EntityState<Entity>, in table: EntityTable<Entity>, failure: StoreError
+    ) -> StoreError {
+        record.removePendingEdit { $0.number == number }
+        record.value = record.pendingEdits.last?.value ?? record.serverValue
+        record.status = .failed
+        record.writeStatus = record.pendingEdits.isEmpty ? nil : record.writeStatus
+        record.error = failure
+        table.entityChanged(record)
+        return failure
     }
 
     func createThroughOutbox<Entity: RemoteEntity>(
