@@ -131,9 +131,12 @@ import TetherStore
         var second = first
         second.title = "second"
         harness.faults.set("latency=100ms", for: .patch)
-        async let a = store.update(first)
-        async let b = store.update(second)
-        let (savedA, savedB) = try await (a, b)
+        // The second edit is made once the first shows (two `async let`s may reach the main actor in either order:
+        // seen under ThreadSanitizer).
+        let a = Task { try await store.update(first) }
+        #expect(await eventually { detail.value?.title == "first" })
+        let b = Task { try await store.update(second) }
+        let (savedA, savedB) = try await (a.value, b.value)
         #expect(savedA.title == "first")
         #expect(savedB.title == "second")
         #expect(detail.value?.title == "second")
