@@ -30,17 +30,17 @@ final class JournalFile: @unchecked Sendable {
         self.url = url
         self.length = length
         fd = open(url.path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Self.failure("cannot open \(url.path)") }
+        guard fd >= 0 else { throw AtomicFileWriter.failure("cannot open \(url.path)") }
         var status = stat()
         if fstat(fd, &status) == 0, Int(status.st_size) != length {
             guard ftruncate(fd, off_t(length)) == 0, fsync(fd) == 0 else {
-                let error = Self.failure("cannot truncate the torn tail of \(url.path)")
+                let error = AtomicFileWriter.failure("cannot truncate the torn tail of \(url.path)")
                 close(fd)
                 throw error
             }
         }
         guard lseek(fd, off_t(length), SEEK_SET) >= 0 else {
-            let error = Self.failure("cannot seek in \(url.path)")
+            let error = AtomicFileWriter.failure("cannot seek in \(url.path)")
             close(fd)
             throw error
         }
@@ -71,13 +71,13 @@ final class JournalFile: @unchecked Sendable {
     /// mid-append would leave them; then throws.
     func append(_ bytes: [UInt8], tearAt: Int? = nil) throws(ServerError) {
         try write(bytes, tearAt: tearAt)
-        guard syncData(fd) == 0 else { throw Self.failure("cannot sync \(url.path)") }
+        guard syncData(fd) == 0 else { throw AtomicFileWriter.failure("cannot sync \(url.path)") }
     }
 
     /// Makes everything written so far durable (`fdatasync`); `nil`, or the failure's message.
     func sync() -> String? {
         guard syncData(fd) != 0 else { return nil }
-        return Self.failure("cannot sync \(url.path)").message
+        return AtomicFileWriter.failure("cannot sync \(url.path)").message
     }
 
     /// Appends `bytes` without syncing them (see ``sync()``).
@@ -89,11 +89,11 @@ final class JournalFile: @unchecked Sendable {
         var written = 0
         while written < count {
             let result = bytes.withUnsafeBytes { buffer in
-                systemWrite(fd, buffer.baseAddress! + written, count - written)
+                AtomicFileWriter.systemWrite(fd, buffer.baseAddress! + written, count - written)
             }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw cutBack(Self.failure("cannot append to \(url.path)"))
+                throw cutBack(AtomicFileWriter.failure("cannot append to \(url.path)"))
             }
             written += result
         }
@@ -115,20 +115,5 @@ final class JournalFile: @unchecked Sendable {
         #else
             fdatasync(fd)
         #endif
-    }
-
-    private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-            Glibc.write(fd, pointer, count)
-        #elseif canImport(Musl)
-            Musl.write(fd, pointer, count)
-        #else
-            Darwin.write(fd, pointer, count)
-        #endif
-    }
-
-    private static func failure(_ message: String) -> ServerError {
-        let code = errno
-        return ServerError(.databaseIO, "\(message): \(String(cString: strerror(code)))", systemError: code)
     }
 }

@@ -77,7 +77,8 @@ enum AtomicFileWriter {
         }
     }
 
-    private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    /// `write(2)`, from the platform's C library (shared with the journal's appends).
+    static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.write(fd, pointer, count)
         #elseif canImport(Musl)
@@ -87,7 +88,8 @@ enum AtomicFileWriter {
         #endif
     }
 
-    private static func failure(_ message: String) -> ServerError {
+    /// A `databaseIO` error with `errno`'s text (shared with the journal).
+    static func failure(_ message: String) -> ServerError {
         let code = errno
         return ServerError(.databaseIO, "\(message): \(String(cString: strerror(code)))", systemError: code)
     }
