@@ -11,8 +11,10 @@
 //   (libssl, libcrypto), for TLS.
 // - TetherHTTP: the HTTP client (requests, validation, errors, retries, interceptors, cache, coalescing).
 // - TetherHTTPTesting: test support for TetherHTTP users (a stub transport).
+// - TetherSQLite: the SQLite layer, package-internal (a connection with prepared statements read by column name,
+//   the one-writer queue, migrations, errors, files created private). CSQLite: the system libsqlite3.
 // - TetherStore: the normalized, observable entity store (queries, pagination, optimistic edits), persisted to
-//   SQLite with an outbox of writes. CSQLite: the system libsqlite3.
+//   SQLite (through TetherSQLite) with an outbox of writes.
 // - TetherAPIs: typed APIs for the three examples (Rakuten item search, jsonplaceholder posts, notes) on the store.
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
 // - CZlib: the system zlib, for PNG images. CJPEG, CPNG: the system libjpeg(-turbo) and libpng, each with a small C
@@ -53,7 +55,8 @@ let package = Package(
         .target(name: "TetherHTTP", dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "TetherSync"]),
         .target(name: "TetherHTTPTesting", dependencies: ["TetherHTTP", "TetherSync"]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
-        .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON", "CSQLite", "TetherSync"]),
+        .target(name: "TetherSQLite", dependencies: ["CSQLite", "TetherSync"]),
+        .target(name: "TetherStore", dependencies: ["TetherHTTP", "TetherJSON", "TetherSQLite", "TetherSync"]),
         .target(name: "TetherAPIs", dependencies: ["TetherStore", "TetherHTTP", "TetherJSON"]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
@@ -94,11 +97,13 @@ let package = Package(
                 "TetherSync", "TetherTestSupport",
                 "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
             ]),
+        .testTarget(name: "TetherSQLiteTests", dependencies: ["TetherSQLite", "TetherSync", "CSQLite"]),
         .testTarget(
             name: "TetherStoreTests",
             dependencies: [
                 "TetherSync", "TetherTestSupport",
-                "TetherStore", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "CSQLite",
+                "TetherStore", "TetherSQLite", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON",
+                "CSQLite",
             ]),
         .testTarget(
             name: "TetherAPIsTests",

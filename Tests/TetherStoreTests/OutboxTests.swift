@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherJSON
+import TetherSQLite
 import TetherServer
 import TetherSync
 import TetherTestSupport

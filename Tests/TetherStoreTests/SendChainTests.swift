@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherSQLite
 import TetherSync
 
 @testable import TetherStore

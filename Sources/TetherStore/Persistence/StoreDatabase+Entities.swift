@@ -1,5 +1,6 @@
 public import Foundation
 import TetherJSON
+import TetherSQLite
 
 /// An entity as the database knows it: the server's version overlaid with its latest waiting write.
 struct StoredEntity: Sendable {

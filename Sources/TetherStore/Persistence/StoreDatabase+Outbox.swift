@@ -1,6 +1,7 @@
 import Foundation
 import TetherHTTP
 import TetherJSON
+import TetherSQLite
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+import TetherSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -61,11 +62,10 @@ public final class StoreDatabase: Sendable {
     init(url: URL, migrator: DatabaseMigrator) throws(StoreError) {
         self.url = url
         owner = LeaseOwner.current()
-        let directory = url.deletingLastPathComponent()
         do {
-            try Self.createPrivately(directory: directory, file: url)
+            try DatabaseFile.createPrivately(url)
         } catch {
-            throw StoreError(.database("cannot create \(url.path): \(error.localizedDescription)"))
+            throw StoreError(.database(error.message))
         }
         do {
             queue = try DatabaseQueue(path: url.path, migrator: migrator)
@@ -82,23 +82,6 @@ public final class StoreDatabase: Sendable {
                         + " and the app carries on without it"))
         } catch {
             throw StoreError(.database("cannot open the local database \(url.path): \(error)"))
-        }
-    }
-
-    /// Creates the folders of `directory` that are missing with mode 0700, and `file` (empty: SQLite makes it a
-    /// database) with mode 0600, so that other users of the machine cannot read the notes and waiting writes in it.
-    /// SQLite gives its `-wal` and `-shm` files the database file's mode. Folders and files that exist already keep
-    /// theirs: the user chose them.
-    static func createPrivately(directory: URL, file: URL) throws {
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: directory.path) {
-            try manager.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
-        guard !manager.fileExists(atPath: file.path) else { return }
-        let failure = createExclusively(file.path, mode: 0o600)
-        if failure != 0, failure != EEXIST {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
         }
     }
 
@@ -240,12 +223,4 @@ public final class StoreDatabase: Sendable {
 /// Whether the caller runs on the process's main thread (where the main actor runs).
 private func onMainThread() -> Bool {
     MainThread.isCurrent
-}
-
-/// Creates an empty file at `path` with `mode` unless something is there; 0 when made, else `errno`.
-private func createExclusively(_ path: String, mode: mode_t) -> Int32 {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-    guard descriptor >= 0 else { return errno }
-    close(descriptor)
-    return 0
 }

@@ -1,3 +1,5 @@
+import TetherSQLite
+
 /// The tables of a store's database, version by version. A new version is a new migration at the end; a shipped
 /// migration is never changed (databases in users' hands have already run it).
 ///

@@ -27,17 +27,17 @@ import CSQLite
 ///
 /// - Thread safety: SQLite calls a file's methods from one thread at a time (a connection is used by one thread at
 ///   a time, and every connection has its own files). Registration is done once, by `registeredName`.
-enum CoalescingVFS {
+package enum CoalescingVFS {
     /// The VFS name to pass to `sqlite3_open_v2`, or `nil` when registering failed (the default VFS is used then).
-    static let registeredName: String? = Registration.shared.map { _ in name }
+    package static let registeredName: String? = Registration.shared.map { _ in name }
 
-    static let name = "tether-coalescing"
+    package static let name = "tether-coalescing"
 
     /// Appends kept in memory beyond this size are written out before the transaction commits.
-    static let bufferLimit = 1 << 20
+    package static let bufferLimit = 1 << 20
 
     /// The most bytes handed to the layer below in one write (its Unix implementation takes less than 128 KiB).
-    static let writeLimit = 64 * 1024
+    package static let writeLimit = 64 * 1024
 }
 
 /// The VFS registered with SQLite, and the one below it.

@@ -2,17 +2,17 @@ import Foundation
 import Testing
 import TetherSync
 
-@testable import TetherStore
+@testable import TetherSQLite
 
 /// Writes handed to `DatabaseQueue.writeSoon` land with the connection's next use, and never take anything else
 /// down with them.
 @Suite struct DatabaseQueueTests {
     struct Refused: Error {}
 
-    private func makeDatabase() throws -> (StoreDatabase, URL) {
+    private func makeDatabase() throws -> (TestDatabase, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-queue-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return (try StoreDatabase(url: folder.appendingPathComponent("queue.sqlite")), folder)
+        return (try TestDatabase(url: folder.appendingPathComponent("queue.sqlite")), folder)
     }
 
     private func rows(_ queue: DatabaseQueue, _ id: String) throws -> Int64 {
@@ -78,7 +78,7 @@ import TetherSync
         }
         // Another connection sees it once the queue has committed it on its own (the first connection stays open:
         // its closing would commit it too). A loaded machine may take a while to run the timer.
-        let other = try StoreDatabase(url: folder.appendingPathComponent("queue.sqlite"))
+        let other = try TestDatabase(url: folder.appendingPathComponent("queue.sqlite"))
         var seen: Int64 = 0
         let deadline = Date().addingTimeInterval(30)
         while seen == 0 && Date() < deadline {

@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 
-@testable import TetherStore
+@testable import TetherSQLite
 
 /// The store's connections write each commit's log frames at once: a plain SQLite connection on the default file
 /// system sees every committed transaction as soon as the commit returns, and the file stays sound through large
@@ -44,7 +44,7 @@ import Testing
             [.text(id), .blob([UInt8](repeating: 0x62, count: bytes))])
     }
 
-    @Test func theStoreOpensItsFilesThroughTheLayer() {
+    @Test func theLayerIsRegisteredForEveryFileDatabase() {
         #expect(CoalescingVFS.registeredName == CoalescingVFS.name)
         #expect(sqlite3_vfs_find(CoalescingVFS.name) != nil)
     }
@@ -52,7 +52,7 @@ import Testing
     @Test func everyCommitIsSeenByAPlainConnectionAsSoonAsItReturns() throws {
         let (folder, file) = try makeFile()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try StoreDatabase(url: file)
+        let database = try TestDatabase(url: file)
         let plain = try PlainConnection(file)
         for index in 0..<300 {
             try database.queue.write { try insert($0, "row-\(index)", bytes: 100 + index * 37 % 5000) }
@@ -64,7 +64,7 @@ import Testing
     @Test func largeTransactionsRollbacksAndCheckpointsLeaveASoundFile() throws {
         let (folder, file) = try makeFile()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try StoreDatabase(url: file)
+        let database = try TestDatabase(url: file)
         // 12 MB in one transaction: past the memory kept for appends and past SQLite's page cache, which spills
         // pages into the log before the commit.
         try database.queue.write { database in
@@ -94,7 +94,7 @@ import Testing
     @Test func writesOfAPlainConnectionInBetweenAreKept() throws {
         let (folder, file) = try makeFile()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try StoreDatabase(url: file)
+        let database = try TestDatabase(url: file)
         let plain = try PlainConnection(file)
         // The two connections take turns appending to one log: each append of the store's starts where the
         // other's ended.

@@ -1,4 +1,4 @@
-import Dispatch
+package import Dispatch
 import Foundation
 import TetherSync
 
@@ -14,9 +14,9 @@ import TetherSync
 /// every reader and writer of this connection sees them.
 ///
 /// - Thread safety: `Sendable`; the connection is behind a lock.
-final class DatabaseQueue: @unchecked Sendable {
+package final class DatabaseQueue: @unchecked Sendable {
     /// The database file.
-    let path: String
+    package let path: String
     private let database: Database
     private let lock = NSLock()
     private let queue = DispatchQueue(label: "tether.store.database", qos: .utility)
@@ -25,10 +25,10 @@ final class DatabaseQueue: @unchecked Sendable {
     private let soon = Locked<(writes: [@Sendable (Database) throws -> Void], isScheduled: Bool)>(([], false))
     /// How long a write handed to ``writeSoon(_:)`` may wait for the connection's next use before `queue` commits
     /// it alone.
-    static let soonDelay: DispatchTimeInterval = .milliseconds(20)
+    package static let soonDelay: DispatchTimeInterval = .milliseconds(20)
 
     /// Opens the database at `path` and brings its schema up to date with `migrator`.
-    init(path: String, migrator: DatabaseMigrator) throws {
+    package init(path: String, migrator: DatabaseMigrator) throws {
         self.path = path
         database = try Database(path: path)
         try migrator.migrate(database)
@@ -41,7 +41,7 @@ final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `body` with the connection, outside any transaction, on the calling thread.
-    func read<T>(_ body: (Database) throws -> T) rethrows -> T {
+    package func read<T>(_ body: (Database) throws -> T) rethrows -> T {
         lock.lock()
         commitSoonWrites()
         defer {
@@ -53,7 +53,7 @@ final class DatabaseQueue: @unchecked Sendable {
 
     /// Runs `body` in one immediate transaction, on the calling thread: all of its changes are committed together,
     /// or none when it throws.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         let writes = takeSoonWrites()
@@ -99,7 +99,7 @@ final class DatabaseQueue: @unchecked Sendable {
     /// disk work.
     ///
     /// For writes whose loss in a crash is harmless (the caller can redo them): a write that fails is dropped.
-    func writeSoon(_ body: @escaping @Sendable (Database) throws -> Void) {
+    package func writeSoon(_ body: @escaping @Sendable (Database) throws -> Void) {
         if losesSoonWrites.withLock({ $0 }) { return }
         let schedules = soon.withLock { soon in
             soon.writes.append(body)
@@ -118,7 +118,7 @@ final class DatabaseQueue: @unchecked Sendable {
 
     /// For tests of what a crash leaves: from now on, writes handed to ``writeSoon(_:)`` are dropped, those waiting
     /// included, as if the process had been killed before they landed.
-    func loseSoonWrites() {
+    package func loseSoonWrites() {
         losesSoonWrites.withLock { $0 = true }
         _ = takeSoonWrites()
     }
@@ -126,14 +126,14 @@ final class DatabaseQueue: @unchecked Sendable {
     private let losesSoonWrites = Locked<Bool>(false)
 
     /// Commits the writes handed to ``writeSoon(_:)`` now, on the calling thread.
-    func commitSoonWritesNow() {
+    package func commitSoonWritesNow() {
         lock.lock()
         commitSoonWrites()
         lock.unlock()
     }
 
     /// ``commitSoonWritesNow()`` on the queue's dispatch queue.
-    func asyncCommitSoonWrites() async {
+    package func asyncCommitSoonWrites() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
                 self.commitSoonWritesNow()
@@ -166,7 +166,7 @@ final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// ``write(_:)`` on the queue's dispatch queue.
-    func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func asyncWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try self.write(body) }) }
         }
@@ -174,7 +174,7 @@ final class DatabaseQueue: @unchecked Sendable {
 
     /// ``write(_:)`` on the queue's dispatch queue, then `after` with its result on the same thread once committed
     /// (to start what must follow the commit without a hop back to the caller first).
-    func asyncWrite<T, U: Sendable>(
+    package func asyncWrite<T, U: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T, then after: @escaping @Sendable (T) -> U
     ) async throws -> U {
         try await withCheckedThrowingContinuation { continuation in
@@ -183,7 +183,7 @@ final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// ``read(_:)`` on the queue's dispatch queue.
-    func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func asyncRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try self.read(body) }) }
         }
@@ -192,40 +192,3 @@ final class DatabaseQueue: @unchecked Sendable {
 
 /// A write handed to ``DatabaseQueue/writeSoon(_:)`` failed inside a transaction tried without savepoints.
 private struct SoonWriteFailed: Error {}
-
-/// The schema's versions, applied in order, each in its own transaction; `PRAGMA user_version` records how many
-/// have been applied.
-struct DatabaseMigrator: Sendable {
-    /// One step of the schema: the SQL that takes version `n - 1` to `n`.
-    struct Migration: Sendable {
-        var name: String
-        var sql: String
-    }
-
-    var migrations: [Migration]
-
-    /// The version a database has once migrated.
-    var latestVersion: Int { migrations.count }
-
-    /// Applies the migrations `database` has not had yet.
-    ///
-    /// - Throws: ``DatabaseError``, also when the database was made by a newer schema than this one knows.
-    func migrate(_ database: Database, upTo target: Int? = nil) throws {
-        let current = Int(try database.scalarInt("PRAGMA user_version"))
-        database.resetStatements()
-        let target = target ?? latestVersion
-        if current > latestVersion {
-            throw DatabaseError(
-                code: 1,
-                message: "the database has schema version \(current), newer than this program's (\(latestVersion))",
-                sql: nil)
-        }
-        guard current < target else { return }
-        for version in current..<target {
-            try database.transaction {
-                try database.execute(migrations[version].sql)
-                try database.setUserVersion(version + 1)
-            }
-        }
-    }
-}

@@ -1,18 +1,18 @@
 import Foundation
 import Testing
 
-@testable import TetherStore
+@testable import TetherSQLite
 
 /// The write-ahead log stays short under many small commits, and a large save is not copied into the database file
 /// before its commit returns.
 @Suite struct CheckpointPolicyTests {
     private static let pageBytes = 4096
 
-    private func makeDatabase() throws -> (StoreDatabase, URL, URL) {
+    private func makeDatabase() throws -> (TestDatabase, URL, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-wal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("wal.sqlite")
-        return (try StoreDatabase(url: file), folder, file)
+        return (try TestDatabase(url: file), folder, file)
     }
 
     private func size(_ url: URL) -> Int {
