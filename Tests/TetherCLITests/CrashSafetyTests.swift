@@ -10,8 +10,15 @@ import TetherTestSupport
 #endif
 
 /// The promise of the outbox, tested as a hostile user would: `tether notes add|edit|rm` in child processes
-/// against `tether serve` with random faults, both killed with SIGKILL at random points and restarted; then
-/// `tether sync`. The server must hold exactly what the user did: nothing lost, nothing twice.
+/// against `tether serve` with random faults, both killed with SIGKILL at random points and restarted, at times a
+/// second `tether notes add` running on the same database at once; then `tether sync`. The server must hold exactly
+/// what the user did: nothing lost, nothing twice.
+///
+/// These are the seeds of the outbox's model test (`OutboxModelTests`, in-process crashes) that run the real binary
+/// and kill it. CI runs ``ciSeeds`` seeds; more: `TETHER_KILL_SEEDS=50 swift test --filter CrashSafetyTests`; one seed
+/// again: `TETHER_KILL_SEED=20261203 swift test --filter CrashSafetyTests`. A seed fixes every command, fault and
+/// kill delay; where in its work a killed process was is up to the machine's timing, so a failure's seed makes it
+/// likely again rather than certain. The counts (seeds, commands, kills) are printed.
 @Suite struct CrashSafetyTests {
     /// What one command did, as far as the test can know.
     enum Ending: Equatable {
@@ -31,23 +38,70 @@ import TetherTestSupport
         var id: Int?
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    /// The seeds CI runs, with ``operationsPerSeed`` commands each.
+    static let ciSeeds = 3
+    static let operationsPerSeed = 100
+
+    @Test(.timeLimit(.minutes(10)))
     func killedCommandsAndAKilledServerLoseNothingAndApplyNothingTwice() async throws {
         guard let tether = TmuxSession.tether else {
             print("skipped: the tether executable is not built beside the tests")
             return
         }
-        let (report, problems) = try await onThread {
-            try Self.scenario(tether: tether, operations: 160, seed: 20_261_202)
+        let environment = ProcessInfo.processInfo.environment
+        let seeds: [UInt64]
+        if let one = environment["TETHER_KILL_SEED"].flatMap({ UInt64($0) }) {
+            seeds = [one]
+        } else {
+            let count = environment["TETHER_KILL_SEEDS"].flatMap { Int($0) } ?? Self.ciSeeds
+            seeds = (0..<UInt64(max(1, count))).map { 20_261_202 + $0 }
         }
-        print(report)
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        var totals = Counts()
+        for seed in seeds {
+            let (counts, problems) = try await onThread {
+                try Self.scenario(tether: tether, operations: Self.operationsPerSeed, seed: seed)
+            }
+            totals.add(counts)
+            if !problems.isEmpty {
+                Issue.record(
+                    "seed \(seed): \(counts)\n\(problems.joined(separator: "\n"))\nagain: TETHER_KILL_SEED=\(seed)")
+                break
+            }
+        }
+        print("kill -9 seeds: \(seeds.count) seeds, \(totals)")
+    }
+
+    /// What the seeds did, for the printed report.
+    struct Counts: CustomStringConvertible {
+        var commands = 0
+        var confirmed = 0
+        var kept = 0
+        var killed = 0
+        var concurrent = 0
+        var serverKills = 0
+        var notes = 0
+
+        mutating func add(_ other: Counts) {
+            commands += other.commands
+            confirmed += other.confirmed
+            kept += other.kept
+            killed += other.killed
+            concurrent += other.concurrent
+            serverKills += other.serverKills
+            notes += other.notes
+        }
+
+        var description: String {
+            "\(commands) commands (\(confirmed) exit 0, \(kept) exit 3, \(killed) killed with SIGKILL, "
+                + "\(concurrent) with a second process on the database), server killed \(serverKills) times, "
+                + "\(notes) notes on the server at the end"
+        }
     }
 
     /// The scenario's choices, from its seed.
     typealias Random = SeededRandom
 
-    static func scenario(tether: String, operations count: Int, seed: UInt64) throws -> (String, [String]) {
+    static func scenario(tether: String, operations count: Int, seed: UInt64) throws -> (Counts, [String]) {
         var problems: [String] = []
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-kill9-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -74,6 +128,7 @@ import TetherTestSupport
         var operations: [Operation] = []
         var live: [Int] = []  // notes whose creation was confirmed and that no command removed
         var serverKills = 0
+        var concurrent = 0
         for index in 0..<count {
             // Every 40 commands the server is killed, and stays down for 4 commands (they exit 3, kept).
             if index > 0 && index % 40 == 0 {
@@ -101,6 +156,15 @@ import TetherTestSupport
             case .remove(let id): arguments = ["notes", "rm", String(id), "--api", api]
             }
             let child = try ChildProcess(tether, arguments, environment: environment, outputIn: folder)
+            // At times a second process adds a note on the same database while this command runs.
+            var second: (title: String, process: ChildProcess)?
+            if random.below(100) < 15, !isRemove(kind) {
+                let title = "k9 second \(index)"
+                let process = try ChildProcess(
+                    tether, ["notes", "add", "--title", title, "--json", "--api", api], environment: environment,
+                    outputIn: folder)
+                second = (title, process)
+            }
             var result: Ending
             if random.below(100) < 30 {
                 usleep(UInt32(random.below(150_000)))
@@ -118,6 +182,18 @@ import TetherTestSupport
                 problems.append("\(arguments.joined(separator: " ")) exited \(status): \(child.stderr)")
             }
             operations.append(Operation(kind: kind, result: result, id: id))
+            if let (title, process) = second {
+                concurrent += 1
+                let status = process.wait()
+                var id: Int?
+                if status == 0, let made = (try? JSON(parsing: process.stdout))?["id"]?.int {
+                    id = made
+                    live.append(made)
+                } else if status != 3 {
+                    problems.append("the second process's notes add exited \(status): \(process.stderr)")
+                }
+                operations.append(Operation(kind: .add(title), result: .exited(status), id: id))
+            }
         }
         server.killNow()
         serverKills += 1
@@ -144,12 +220,12 @@ import TetherTestSupport
         kill(last.pid, SIGTERM)
         if last.wait() != 0 { problems.append("tether serve did not stop cleanly: \(last.stderr)") }
         guard let notes = try JSON(parsing: Data(contentsOf: database))["notes"]?.array else {
-            return ("no notes in the server's file", ["no notes in the server's file"])
+            return (Counts(), ["no notes in the server's file"])
         }
         var titleOf: [Int: String] = [:]
         for note in notes { if let id = note["id"]?.int { titleOf[id] = note["title"]?.string } }
 
-        var counts = (confirmed: 0, kept: 0, killed: 0)
+        var tally = (confirmed: 0, kept: 0, killed: 0)
         // The oracle follows each note the user knows by its id, in the order of the commands. An id can name
         // several notes one after the other: json-server gives a new note the largest id plus one, so deleting the
         // newest note frees its id for the next create. Only the last note under an id is checked at the end.
@@ -165,9 +241,9 @@ import TetherTestSupport
         let confirmedIDs = Set(operations.compactMap(\.id))
         for operation in operations {
             switch operation.result {
-            case .exited(0): counts.confirmed += 1
-            case .exited: counts.kept += 1
-            case .killed: counts.killed += 1
+            case .exited(0): tally.confirmed += 1
+            case .exited: tally.kept += 1
+            case .killed: tally.killed += 1
             }
             let sure = operation.result != .killed
             switch operation.kind {
@@ -223,11 +299,20 @@ import TetherTestSupport
             let title = note["title"]?.string ?? ""
             if !unconfirmedTitles.contains(title) { problems.append("an extra note on the server: \(note)") }
         }
-        let report =
-            "kill -9: \(operations.count) commands (\(counts.confirmed) exit 0, \(counts.kept) exit 3, "
-            + "\(counts.killed) killed), server killed \(serverKills) times, \(syncRuns) sync run(s), "
-            + "\(notes.count) notes on the server, \(problems.count) problem(s)"
-        return (report, problems)
+        var counts = Counts()
+        counts.commands = operations.count
+        counts.confirmed = tally.confirmed
+        counts.kept = tally.kept
+        counts.killed = tally.killed
+        counts.concurrent = concurrent
+        counts.serverKills = serverKills
+        counts.notes = notes.count
+        return (counts, problems)
+    }
+
+    private static func isRemove(_ kind: Operation.Kind) -> Bool {
+        if case .remove = kind { return true }
+        return false
     }
 
     /// A port nothing listens on now.

@@ -251,4 +251,39 @@ import Testing
             #expect(queue.writes.first?.attempts == 2)
         }
     }
+
+    @Test func aQueueRebuiltFromTheRecordsSendsOnlyItsOldestAndOnlyWhenNothingIsInFlight() {
+        let writes = [
+            Write(number: 3, kind: .update, key: "a", entityID: "7", phase: .queued, attempts: 2),
+            Write(number: 5, kind: .update, key: "b", entityID: "7", phase: .queued),
+            Write(number: 9, kind: .delete, key: "c", entityID: "7", phase: .queued),
+        ]
+        // Another live process holds the oldest's lease: nothing goes.
+        let held = Queue(recorded: writes, headIsInFlight: true)
+        #expect(held.next == nil)
+        #expect(held.shownPhase() == .sending)
+        #expect(held.shownPhase(offline: true) == .waitingForNetwork)
+        // Free: the oldest goes, with its key, and only it.
+        var free = Queue(recorded: writes, headIsInFlight: false)
+        #expect(free.next?.number == 3)
+        #expect(
+            free.apply(.sendStarted) == [
+                .record(Write(number: 3, kind: .update, key: "a", entityID: "7", phase: .sending, attempts: 3))
+            ])
+        #expect(free.next == nil)
+        // A refused oldest holds the rest, in flight or not.
+        var refused = writes
+        refused[0].phase = .failed
+        for inFlight in [false, true] {
+            let queue = Queue(recorded: refused, headIsInFlight: inFlight)
+            #expect(queue.next == nil)
+            #expect(queue.shownPhase() == .failed)
+        }
+        // A later write is never in flight from the records (a send chain's lease is not an attempt yet).
+        var chained = writes
+        chained[1].phase = .sending
+        let rebuilt = Queue(recorded: chained, headIsInFlight: false)
+        #expect(rebuilt.writes.map(\.phase) == [.queued, .queued, .queued])
+        #expect(rebuilt.next?.number == 3)
+    }
 }

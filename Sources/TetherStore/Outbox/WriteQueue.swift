@@ -117,6 +117,24 @@ struct WriteQueue: Hashable, Sendable {
         return head.phase
     }
 
+    /// An empty queue: nothing waits.
+    init() {}
+
+    /// A queue as the outbox recorded it: the entity's writes oldest first, each in the phase its record stands for
+    /// (``phase(of:)``), and the oldest ``Phase/sending`` when `headIsInFlight` (an attempt whose lease a live
+    /// process holds: another sender's, or this process's own send still running).
+    ///
+    /// The records cannot say more than this: a later write leased by a send chain is not on its way until the
+    /// write before it is answered, so it is queued here.
+    init(recorded writes: [Write], headIsInFlight: Bool) {
+        self.writes = writes.map { write in
+            var write = write
+            if write.phase == .sending || write.phase == .waitingForNetwork { write.phase = .queued }
+            return write
+        }
+        if headIsInFlight, self.writes.first?.phase == .queued { self.writes[0].phase = .sending }
+    }
+
     /// A queue holding one write whose attempt is on its way: what the outbox knows of an entry when its answer
     /// comes (the entity's later writes wait behind it and play no part in what the answer does to it).
     static func sending(_ entry: OutboxEntry) -> WriteQueue {

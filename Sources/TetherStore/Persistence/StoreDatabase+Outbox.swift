@@ -162,20 +162,20 @@ extension StoreDatabase {
         var claim: (body: Data?, ifMatch: String?)?
         var chained = false
         if let lease {
-            let earlier = try database.statement(
-                """
-                SELECT COUNT(*), COUNT(CASE WHEN state = 'queued' AND lease_owner = ? THEN 1 END)
-                FROM outbox WHERE type = ? AND entity_id = ?
-                """)
-            try earlier.bind([.text(lease.owner), type, id])
-            _ = try earlier.step()
-            let (all, mine) = (earlier.int(0), earlier.int(1))
-            earlier.reset()
-            if all == 0 {
+            // Whether it goes now is the entity's write queue's decision: it does when it is the queue's next.
+            var recorded = try writeQueue(
+                type: type, entityID: id, owner: lease.owner, now: date, in: database)
+            let made = WriteQueue.Write(
+                number: (recorded.queue.writes.last?.number ?? 0) + 1, kind: draft.kind, key: key,
+                entityID: draft.entityID)
+            _ = recorded.queue.apply(.made(made))
+            if recorded.queue.next?.number == made.number,
+                case .record(let sending)? = recorded.queue.apply(.sendStarted).first
+            {
                 claim = try prepare(entry, in: database, savingIfMissing: callersServerVersion, etag: draft.etag)
-                entry.attempts = 1
+                entry.attempts = sending.attempts
             } else if let joinChain {
-                chained = joinChain(all == mine && draft.kind == .update)
+                chained = joinChain(recorded.allQueuedAndMine && draft.kind == .update)
             }
         }
         if claim == nil, let server = callersServerVersion {
@@ -308,8 +308,9 @@ extension StoreDatabase {
         }
     }
 
-    /// Takes entry `id` for one attempt: it must still be queued, first of its entity, and not held by another
-    /// live process. Its request is made at the first attempt (the fields that differ from the server's version,
+    /// Takes entry `id` for one attempt when its entity's write queue (``WriteQueue``, rebuilt from the records by
+    /// ``writeQueue(type:entityID:owner:now:in:)``) says it goes next: still queued, first of its entity, and not held
+    /// by another live process. Its request is made at the first attempt (the fields that differ from the server's version,
     /// the `If-Match` ETag) and kept for every later one.
     ///
     /// - Returns: `nil` when the entry is gone, not first, not queued or held elsewhere.
@@ -320,15 +321,17 @@ extension StoreDatabase {
         return try await write { database in
             let statement = try database.statement(
                 """
-                SELECT \(Self.outboxColumns), prepared, body, if_match, lease_owner, lease_until, headers, timeout
-                FROM outbox o
-                WHERE seq = ? AND state = 'queued'
-                AND seq = (SELECT MIN(seq) FROM outbox WHERE type = o.type AND entity_id = o.entity_id)
+                SELECT \(Self.outboxColumns), prepared, body, if_match, headers, timeout FROM outbox WHERE seq = ?
                 """)
             try statement.bind([.integer(id)])
-            guard try statement.step(),
-                Self.leaseIsFree(
-                    owner: statement.text("lease_owner"), until: statement.double("lease_until"), me: owner, now: now)
+            guard try statement.step() else { return nil }
+            // Whether it goes is the entity's write queue's decision: one write in flight per entity, the oldest,
+            // and none while the oldest waits for the user.
+            var recorded = try Self.writeQueue(
+                type: .text(statement.text("type") ?? ""), entityID: .text(statement.text("entity_id") ?? ""),
+                owner: owner, now: now, in: database)
+            guard recorded.queue.next?.number == id,
+                case .record(let sending)? = recorded.queue.apply(.sendStarted).first
             else { return nil }
             var entry = Self.entry(from: statement)
             var body = statement.data("body")
@@ -338,7 +341,7 @@ extension StoreDatabase {
             if statement.int("prepared") == 0 {
                 (body, ifMatch) = try Self.prepare(entry, in: database)
             }
-            entry.attempts += 1
+            entry.attempts = sending.attempts
             try database.run(
                 """
                 UPDATE outbox SET attempts = ?, prepared = 1, body = ?, if_match = ?, lease_owner = ?, lease_until = ?
@@ -352,6 +355,42 @@ extension StoreDatabase {
                 entry: entry, body: body, ifMatch: ifMatch, headers: Self.decodeHeaders(headers),
                 timeout: timeout.map { .milliseconds(Int64($0 * 1000)) })
         }
+    }
+
+    /// The write queue of one entity as the outbox records it (``WriteQueue/init(recorded:headIsInFlight:)``): its
+    /// oldest write is in flight while a live process other than `owner` holds its lease
+    /// (``leaseIsFree(owner:until:me:now:)``; `owner`'s own sends are kept apart in memory by the ``Outbox``). `allQueuedAndMine`: every write is queued
+    /// and leased by `owner` (a send chain of this process, which a new update may join).
+    static func writeQueue(
+        type: DatabaseValue, entityID: DatabaseValue, owner: String, now: Date, in database: Database
+    ) throws -> (queue: WriteQueue, allQueuedAndMine: Bool) {
+        let statement = try database.statement(
+            """
+            SELECT seq, kind, idempotency_key, entity_id, state, attempts, lease_owner, lease_until
+            FROM outbox WHERE type = ? AND entity_id = ? ORDER BY seq
+            """)
+        try statement.bind([type, entityID])
+        var writes: [WriteQueue.Write] = []
+        var headIsInFlight = false
+        var allQueuedAndMine = true
+        while try statement.step() {
+            let state = OutboxEntry.State(rawValue: statement.text("state") ?? "") ?? .queued
+            let leaseOwner = statement.text("lease_owner")
+            if writes.isEmpty {
+                headIsInFlight =
+                    state == .queued
+                    && !leaseIsFree(owner: leaseOwner, until: statement.double("lease_until"), me: owner, now: now)
+            }
+            if state != .queued || leaseOwner != owner { allQueuedAndMine = false }
+            writes.append(
+                WriteQueue.Write(
+                    number: statement.int64("seq"),
+                    kind: OutboxEntry.Kind(rawValue: statement.text("kind") ?? "") ?? .update,
+                    key: statement.text("idempotency_key") ?? "", entityID: statement.text("entity_id") ?? "",
+                    phase: WriteQueue.phase(of: state), attempts: statement.int("attempts")))
+        }
+        statement.reset()
+        return (WriteQueue(recorded: writes, headIsInFlight: headIsInFlight), allQueuedAndMine)
     }
 
     /// Headers as saved in the outbox: a JSON array of `[name, value]` pairs, `nil` for none.
