@@ -22,7 +22,7 @@
 // - TetherImages: the image pipeline (download through TetherHTTP, JPEG/PNG decoding, downsizing, caches).
 // - TetherTerminal: a terminal UI toolkit (raw mode, keys, widths, a diffing screen buffer, widgets).
 // - TetherCLI: the full-screen app and the commands behind the `tether` executable, as a library so tests can drive them.
-// - tether: the app and CLI. tether-bench: the benchmarks.
+// - tether: the app and CLI. tether-bench: the benchmarks. tether-cache-tests: the cache-tests suite's proxy.
 import PackageDescription
 
 let package = Package(
@@ -78,6 +78,8 @@ let package = Package(
                 "TetherImages", "TetherSync",
             ]),
         .executableTarget(name: "tether", dependencies: ["TetherCLI"]),
+        // The adapter that runs the HTTP WG's cache-tests suite against the cache (Scripts/cache-tests.sh): a tool.
+        .executableTarget(name: "tether-cache-tests", dependencies: ["TetherHTTP", "TetherHTTP1", "TetherServer"]),
         .executableTarget(
             name: "tether-bench",
             dependencies: [
