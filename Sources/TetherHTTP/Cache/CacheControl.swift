@@ -7,7 +7,8 @@
 /// - a `max-age` (or `min-fresh`) value that is not delta-seconds counts as `0`, so the response is stale;
 /// - delta-seconds beyond 2^31 are capped at 2^31 (RFC 9111 §1.2.2);
 /// - the qualified forms `no-cache="field"` and `private="field"` act as the unqualified directives;
-/// - unknown directives and `s-maxage`, `public`, `proxy-revalidate` (shared-cache directives) are ignored.
+/// - unknown directives and `s-maxage`, `proxy-revalidate` (shared-cache directives) are ignored; `public` only
+///   makes a response storable whatever its status.
 ///
 /// A request with `Pragma: no-cache` and no `Cache-Control` field gets `noCache` (RFC 9111 §5.4).
 ///
@@ -21,8 +22,14 @@ struct CacheControl: Sendable, Equatable {
     var noCache = false
     /// `must-revalidate`: once stale, the response is never served without a successful validation.
     var mustRevalidate = false
-    /// `private`: stored all the same, since this is a private cache; kept for inspection.
+    /// `private`: stored all the same, since this is a private cache; it makes a response storable whatever its
+    /// status (§3).
     var isPrivate = false
+    /// `public`: a response that may be stored whatever its status (§3).
+    var isPublic = false
+    /// `must-understand` (§5.2.2.3): store only when the status's caching rules are understood, and then despite
+    /// `no-store`.
+    var mustUnderstand = false
     /// `max-stale[=N]` (request): the client accepts a response stale by up to N seconds, `Int.max` when no N.
     var maxStale: Int?
     /// `min-fresh=N` (request): the client wants a response that stays fresh for at least N more seconds.
@@ -59,6 +66,8 @@ struct CacheControl: Sendable, Equatable {
         case "no-cache": noCache = true
         case "must-revalidate": mustRevalidate = true
         case "private": isPrivate = true
+        case "public": isPublic = true
+        case "must-understand": mustUnderstand = true
         case "max-stale": maxStale = value == nil ? Int.max : Self.deltaSeconds(value) ?? 0
         case "min-fresh": minFresh = Self.deltaSeconds(value) ?? 0
         default: break

@@ -46,19 +46,22 @@ struct CacheEntry: Sendable {
             if !names.contains(lowercased) { names.append(lowercased) }
         }
         let fields = names.filter { $0 != "*" }.map {
-            VaryField(name: $0, value: CacheText.combinedValue(of: $0, in: requestHeaders))
+            VaryField(name: $0, value: VaryValue.of($0, in: requestHeaders))
         }
         self.init(key: key, response: response, varyFields: fields, configuration: configuration)
     }
 
     /// Whether a request with `requestHeaders` may be answered with this entry (RFC 9111 §4.1): each header
-    /// field named by `Vary` has the same value (all its fields combined, whitespace trimmed, compared exactly) or
-    /// is absent in both; `Vary: *` never matches.
+    /// field named by `Vary` has the same value once normalised (``VaryValue``: lines combined, whitespace around
+    /// members dropped, case folded where the field is case-insensitive) or is absent in both; `Vary: *` never
+    /// matches. Values stored before normalising existed are normalised as they are compared.
     ///
     /// - Complexity: O(v × h) for v varied fields and h request header fields.
     func matches(_ requestHeaders: HTTPHeaders) -> Bool {
         guard !varyIsWildcard else { return false }
-        return varyFields.allSatisfy { CacheText.combinedValue(of: $0.name, in: requestHeaders) == $0.value }
+        return varyFields.allSatisfy { field in
+            VaryValue.of(field.name, in: requestHeaders) == field.value.map { VaryValue.normalized($0, name: field.name) }
+        }
     }
 
     /// What the entry weighs in the memory tier: the response's cost plus its key and varied values.

@@ -2,21 +2,43 @@
 ///
 /// A response is stored when all of these hold:
 /// - the request method is GET (a HEAD is answered from the stored GET, never stored itself);
-/// - the status is heuristically cacheable (RFC 9110 §15.1: 200, 203, 204, 300, 301, 308, 404, 405, 410, 414,
-///   501), so partial content (206), redirects the client follows (302, 303, 307) and errors are not;
-/// - neither the request nor the response says `no-store`, and the request has no `Range`;
+/// - the status is final and not 206 (partial content is not stored) or 304 (it refreshes a stored response);
+/// - neither the request nor the response says `no-store`, and the request has no `Range`; with `must-understand`
+///   (§5.2.2.3), a response whose status this cache understands (``understoodStatuses``) is stored despite its
+///   `no-store`, and one whose status it does not understand is never stored;
 /// - the response's `Vary` does not contain `*`;
+/// - the status is heuristically cacheable (RFC 9110 §15.1: 200, 203, 204, 300, 301, 308, 404, 405, 410, 414,
+///   501), or the response has explicit freshness or says it may be stored: `max-age`, `Expires`, `public` or
+///   `private` (§3, so a `500` with `max-age=60` is stored and served while fresh);
 /// - it can be used: it has a validator, or it is fresh on arrival and not `no-cache`.
 ///
-/// `private` responses are stored: this is a private cache.
+/// `private` responses are stored: this is a private cache. For the same reason a response to a request with
+/// `Authorization` is stored (§3.5 restricts shared caches only).
 enum CacheStorability {
     static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The statuses whose caching requirements this cache implements, for `must-understand`: the final statuses
+    /// RFC 9110 defines, except 206 (not stored) and 304 (never stored itself).
+    static let understoodStatuses: Set<Int> = Set(
+        [200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 305, 307, 308]
+            + Array(400...417) + [421, 422, 426] + Array(500...505))
+
     static func allows(_ entry: CacheEntry, method: HTTPMethod, requestHeaders: HTTPHeaders) -> Bool {
-        guard method == .get, heuristicallyCacheableStatuses.contains(entry.response.status),
+        let status = entry.response.status
+        guard method == .get, status >= 200, status != 206, status != 304,
             !requestHeaders.contains("Range"), !entry.varyIsWildcard
         else { return false }
-        guard !CacheControl(requestHeaders, isRequest: true).noStore, !entry.directives.noStore else { return false }
+        let directives = entry.directives
+        if directives.mustUnderstand {
+            guard understoodStatuses.contains(status) else { return false }
+        } else if directives.noStore {
+            return false
+        }
+        guard !CacheControl(requestHeaders, isRequest: true).noStore else { return false }
+        let explicitlyStorable =
+            directives.maxAge != nil || entry.response.headers.contains("Expires") || directives.isPublic
+            || directives.isPrivate
+        guard heuristicallyCacheableStatuses.contains(status) || explicitlyStorable else { return false }
         if Freshness.hasValidators(entry.response.headers) { return true }
         let freshness = entry.freshness
         return !freshness.requiresValidation

@@ -23,14 +23,6 @@ enum CacheText {
         String(decoding: text.utf8.map { isLetter($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
-    /// Every value of the field `name`, joined with `", "` as a list-based field combines (RFC 9110 §5.3), trimmed;
-    /// `nil` when the field is absent.
-    static func combinedValue(of name: String, in headers: HTTPHeaders) -> String? {
-        let values = headers.values(for: name)
-        guard !values.isEmpty else { return nil }
-        return trimmed(values.map { trimmed($0) }.joined(separator: ", "))
-    }
-
     /// The comma-separated elements of every `name` field, trimmed, empty elements dropped.
     static func listElements(of name: String, in headers: HTTPHeaders) -> [String] {
         headers.values(for: name).flatMap { value in

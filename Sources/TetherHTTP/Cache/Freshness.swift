@@ -12,7 +12,8 @@ import Foundation
 /// 4. when there is no validator (`ETag`, `Last-Modified`), ``HTTPCache/Configuration/defaultTimeToLive``;
 /// 5. otherwise zero: stale at once, so every use is revalidated.
 ///
-/// The age (§4.2.3): `apparent_age = max(0, response_time - date_value)`,
+/// The age (§4.2.3): `age_value` is the first member of the first `Age` line (RFC 9111 §5.1), and
+/// `apparent_age = max(0, response_time - date_value)`,
 /// `corrected_age_value = age_value + (response_time - request_time)`,
 /// `corrected_initial_age = max(apparent_age, corrected_age_value)`, and the current age adds the resident time
 /// `now - response_time` (never negative, should the clock step back).
@@ -52,7 +53,11 @@ struct Freshness: Sendable, Equatable {
             lifetime = 0
         }
 
-        let ageValue = headers["Age"].flatMap { CacheControl.deltaSeconds(CacheText.trimmed($0)) } ?? 0
+        // The first line's first member (`Age: 7200, 0` is 7200 old); a value that is not a number is ignored.
+        let ageValue =
+            headers["Age"].flatMap { line in
+                CacheControl.deltaSeconds(CacheText.trimmed(line.prefix { $0 != "," }))
+            } ?? 0
         let apparentAge = max(0, response.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, response.responseTime.timeIntervalSince(response.requestTime))
         correctedInitialAge = max(apparentAge, Double(ageValue) + responseDelay)

@@ -3,7 +3,28 @@ import Foundation
 extension HTTPClient {
     /// The response for `prepared`: from the cache, from a transfer already in flight, or from the network, as the
     /// request's cache policy says; the cache is updated with what the network returns.
+    ///
+    /// A GET or HEAD the client made conditional itself (`If-None-Match`, `If-Modified-Since`) is answered with a
+    /// 304 when the response the cache would serve meets its conditions (``ConditionalRequest``, RFC 9111 §4.3.2).
     func obtain<Value>(
+        _ prepared: TransportRequest, request: Request<Value>, summary: RequestSummary, deadlines: Deadlines,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(HTTPError) -> Exchange {
+        var exchange = try await obtainFull(
+            prepared, request: request, summary: summary, deadlines: deadlines, progress: progress)
+        guard configuration.cache != nil, prepared.method == .get || prepared.method == .head,
+            ConditionalRequest.isConditional(prepared.headers),
+            ConditionalRequest.isNotModified(
+                status: exchange.response.status.code, headers: exchange.response.headers, responseTime: Date(),
+                requestHeaders: prepared.headers)
+        else { return exchange }
+        exchange.response = TransportResponse(
+            status: HTTPStatus(code: 304), headers: ConditionalRequest.notModifiedHeaders(exchange.response.headers),
+            body: Data(), url: exchange.response.url)
+        return exchange
+    }
+
+    private func obtainFull<Value>(
         _ prepared: TransportRequest, request: Request<Value>, summary: RequestSummary, deadlines: Deadlines,
         progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(HTTPError) -> Exchange {

@@ -9,7 +9,9 @@ import Foundation
 ///   taken to be in the past century, as RFC 9110 asks)
 /// - ANSI C `asctime()`: `Sun Nov  6 08:49:37 1994`
 ///
-/// Month and weekday names are matched case-insensitively; the weekday is checked to be a weekday name but not
+/// The two comma forms are exact: one space between fields, a two-digit day (`Thu, 18  Aug  2050 …` is not a date,
+/// so an `Expires` written so means already expired); the `asctime()` form pads its day with spaces, and any run of
+/// spaces separates its fields. Month and weekday names are matched case-insensitively; the weekday is checked to be a weekday name but not
 /// against the date (RFC 9110 lets a recipient ignore it). Fields out of range (hour 24, 31 April, second 61) make
 /// the text invalid. Anything else, including a number of seconds, parses as `nil`.
 ///
@@ -27,7 +29,7 @@ enum HTTPDateParser {
         }
         let fields: Fields?
         if scanner.consume(UInt8(ascii: ",")) {
-            scanner.skipSpaces()
+            guard scanner.consume(UInt8(ascii: " ")) else { return nil }
             fields = weekday.count == 3 ? imfFixdate(&scanner) : rfc850(&scanner, now: now)
         } else {
             fields = asctime(&scanner)
@@ -56,10 +58,11 @@ enum HTTPDateParser {
 
     /// `DD Mon YYYY HH:MM:SS GMT`, after the weekday and comma.
     private static func imfFixdate(_ scanner: inout Scanner) -> Fields? {
-        guard let day = scanner.number(digits: 1...2), scanner.consumeSpaces(),
-            let month = scanner.month(), scanner.consumeSpaces(),
-            let year = scanner.number(digits: 4...4), scanner.consumeSpaces(),
-            let time = scanner.time(), scanner.consumeSpaces(), scanner.consumeGMT()
+        let space = UInt8(ascii: " ")
+        guard let day = scanner.number(digits: 2...2), scanner.consume(space),
+            let month = scanner.month(), scanner.consume(space),
+            let year = scanner.number(digits: 4...4), scanner.consume(space),
+            let time = scanner.time(), scanner.consume(space), scanner.consumeGMT()
         else { return nil }
         return Fields(year: year, month: month, day: day, time: time)
     }
@@ -68,8 +71,8 @@ enum HTTPDateParser {
     private static func rfc850(_ scanner: inout Scanner, now: Date) -> Fields? {
         guard let day = scanner.number(digits: 1...2), scanner.consume(UInt8(ascii: "-")),
             let month = scanner.month(), scanner.consume(UInt8(ascii: "-")),
-            let shortYear = scanner.number(digits: 2...2), scanner.consumeSpaces(),
-            let time = scanner.time(), scanner.consumeSpaces(), scanner.consumeGMT()
+            let shortYear = scanner.number(digits: 2...2), scanner.consume(UInt8(ascii: " ")),
+            let time = scanner.time(), scanner.consume(UInt8(ascii: " ")), scanner.consumeGMT()
         else { return nil }
         // RFC 9110 §5.6.7: a year that would be more than 50 years in the future is in the past century.
         let nowDays = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))

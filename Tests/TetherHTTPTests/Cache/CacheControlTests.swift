@@ -48,8 +48,14 @@ import Testing
     }
 
     @Test func sharedCacheAndUnknownDirectivesAreIgnored() {
-        let directives = CacheControl(["Cache-Control": "s-maxage=100, public, proxy-revalidate, x-thing=1"])
+        let directives = CacheControl(["Cache-Control": "s-maxage=100, proxy-revalidate, x-thing=1"])
         #expect(directives == CacheControl())
+    }
+
+    @Test func publicAndMustUnderstandAreRead() {
+        let directives = CacheControl(["Cache-Control": "PUBLIC, must-understand"])
+        #expect(directives.isPublic)
+        #expect(directives.mustUnderstand)
     }
 
     @Test func emptyAndMalformedFieldsParseToNothing() {

@@ -154,13 +154,50 @@ import Testing
         #expect(cache.get(at: cacheTime(0)).isMiss)
     }
 
-    @Test(arguments: [206, 302, 303, 307, 400, 401, 403, 500, 502, 503])
-    func nonCacheableStatusesAreNotStored(status: Int) {
+    // RFC 9111 §3: a final status outside the heuristically cacheable ones is stored when the response has
+    // explicit freshness (`max-age`, `Expires`) or says `public` / `private`, and served while fresh.
+    @Test(arguments: [302, 303, 307, 400, 401, 403, 500, 502, 503, 599])
+    func anyFinalStatusWithExplicitFreshnessIsStored(status: Int) {
+        for headers: HTTPHeaders in [
+            ["Cache-Control": "max-age=60"], ["Expires": "Tue, 14 Nov 2023 22:14:20 GMT"],
+            ["Cache-Control": "public", "ETag": #""x""#], ["Cache-Control": "private", "ETag": #""x""#],
+        ] {
+            let cache = HTTPCache(configuration: .init(memoryCostLimit: 1 << 20))
+            #expect(cache.store(cachedResponse(status: status, headers), method: .get, requestHeaders: [:]))
+            #expect(!cache.get(at: cacheTime(0)).isMiss)
+        }
+    }
+
+    @Test(arguments: [302, 303, 307, 400, 401, 403, 500, 502, 503])
+    func otherStatusesWithoutExplicitFreshnessAreNotStored(status: Int) {
+        #expect(
+            !cache.store(
+                cachedResponse(status: status, ["ETag": #""x""#, "Last-Modified": "Tue, 14 Nov 2023 20:00:00 GMT"]),
+                method: .get, requestHeaders: [:]))
+        #expect(cache.get(at: cacheTime(0)).isMiss)
+    }
+
+    @Test(arguments: [101, 206, 304])
+    func interimPartialAndNotModifiedAreNeverStored(status: Int) {
         #expect(
             !cache.store(
                 cachedResponse(status: status, ["Cache-Control": "max-age=60", "ETag": #""x""#]), method: .get,
                 requestHeaders: [:]))
         #expect(cache.get(at: cacheTime(0)).isMiss)
+    }
+
+    // RFC 9111 §5.2.2.3: `must-understand` overrides `no-store` for a status the cache understands, and keeps a
+    // status it does not understand out.
+    @Test func mustUnderstandStoresUnderstoodStatusesDespiteNoStoreAndNoOthers() {
+        let directives: HTTPHeaders = ["Cache-Control": "max-age=3600, no-store, must-understand"]
+        #expect(cache.store(cachedResponse(status: 200, directives), method: .get, requestHeaders: [:]))
+        #expect(cache.get(at: cacheTime(1)).freshResponse != nil)
+        let other = HTTPCache(configuration: .init(memoryCostLimit: 1 << 20))
+        #expect(!other.store(cachedResponse(status: 599, directives), method: .get, requestHeaders: [:]))
+        #expect(
+            !other.store(
+                cachedResponse(status: 200, ["Cache-Control": "max-age=3600, no-store"]), method: .get,
+                requestHeaders: [:]))
     }
 
     @Test(arguments: [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501])

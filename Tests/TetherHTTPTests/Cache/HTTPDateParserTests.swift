@@ -98,3 +98,21 @@ import Testing
         #expect(HTTPDateParser.parse(header.dropFirst(5)) == example)
     }
 }
+
+@Suite struct HTTPDateStrictnessTests {
+    // freshness-expires-invalid-multiple-spaces and the other invalid forms of the suite: the comma forms are exact.
+    @Test(arguments: [
+        "Thu, 18  Aug  2050 02:01:18 GMT", "Thu,  18 Aug 2050 02:01:18 GMT", "Thu, 18 Aug 2050 02:01:18  GMT",
+        "Thu, 8 Aug 2050 02:01:18 GMT", "Thu, 18-Aug-2050 02:01:18 GMT", "Thu, 18 Aug 2050 02.01.18 GMT",
+        "Thu, 18 Aug 2050 2:01:18 GMT", "Thu, 18 Aug 50 02:01:18 GMT", "Thu 18 Aug 2050 02:01:18 GMT",
+        "Thu, 18 Aug 2050 02:01:18 UTC", "Thursday,  18-Aug-50 02:01:18 GMT",
+    ])
+    func malformedDatesAreNotDates(text: String) {
+        #expect(HTTPDateParser.parse(text) == nil)
+    }
+
+    @Test func theAsctimeFormPadsItsDayWithSpaces() {
+        #expect(HTTPDateParser.parse("Thu Aug  8 02:01:18 2050") != nil)
+        #expect(HTTPDateParser.parse("THU, 18 AUG 2050 02:01:18 gMT") != nil)
+    }
+}
