@@ -60,7 +60,8 @@ struct CacheEntry: Sendable {
     func matches(_ requestHeaders: HTTPHeaders) -> Bool {
         guard !varyIsWildcard else { return false }
         return varyFields.allSatisfy { field in
-            VaryValue.of(field.name, in: requestHeaders) == field.value.map { VaryValue.normalized($0, name: field.name) }
+            VaryValue.of(field.name, in: requestHeaders)
+                == field.value.map { VaryValue.normalized($0, name: field.name) }
         }
     }
 
