@@ -30,6 +30,12 @@ extension HTTPClient {
         public var cache: HTTPCache?
         /// How requests use the cache unless they say otherwise.
         public var cachePolicy: CachePolicy = .useProtocol
+        /// How far past its freshness any stored response may be served when the server cannot be reached or
+        /// answers 500, 502, 503 or 504, whatever its headers say: for apps that prefer old data to an error
+        /// screen. `nil` (the default): only responses that say `stale-if-error` are, within their window
+        /// (RFC 5861). Either way a response marked `must-revalidate` or `no-cache` is never served stale, and a
+        /// `no-store` one was never stored. A stale answer arrives as a success with ``Response/isStale`` set.
+        public var maximumStaleOnError: Duration?
         /// Interceptors, in order.
         public var interceptors: [any HTTPInterceptor] = []
         /// Decodes JSON bodies.

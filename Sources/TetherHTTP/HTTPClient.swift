@@ -125,6 +125,10 @@ struct Exchange: Sendable {
     var attempts: Int
     var attemptDurations: [Duration]
     var rateLimitWait: Duration
+    /// Served from the cache past its freshness (``Response/isStale``).
+    var isStale = false
+    /// A background revalidation of the served response is under way (``Response/isRevalidating``).
+    var isRevalidating = false
 }
 
 /// Identical requests: same method, URL, headers (in order) and no body.

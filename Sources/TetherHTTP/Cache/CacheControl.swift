@@ -34,6 +34,12 @@ struct CacheControl: Sendable, Equatable {
     var maxStale: Int?
     /// `min-fresh=N` (request): the client wants a response that stays fresh for at least N more seconds.
     var minFresh: Int?
+    /// `stale-while-revalidate=N` (response, RFC 5861 §3): once stale, served for N more seconds while a
+    /// revalidation runs in the background.
+    var staleWhileRevalidate: Int?
+    /// `stale-if-error=N` (response or request, RFC 5861 §4): once stale, served for N more seconds when the
+    /// server fails (no answer, or 500, 502, 503, 504).
+    var staleIfError: Int?
 
     /// The largest delta-seconds value kept (RFC 9111 §1.2.2).
     static let deltaSecondsCap = 1 << 31
@@ -70,6 +76,8 @@ struct CacheControl: Sendable, Equatable {
         case "must-understand": mustUnderstand = true
         case "max-stale": maxStale = value == nil ? Int.max : Self.deltaSeconds(value) ?? 0
         case "min-fresh": minFresh = Self.deltaSeconds(value) ?? 0
+        case "stale-while-revalidate": staleWhileRevalidate = Self.deltaSeconds(value)
+        case "stale-if-error": staleIfError = Self.deltaSeconds(value)
         default: break
         }
     }

@@ -74,8 +74,8 @@ struct CacheEntry: Sendable {
     /// fresh when its age is below its lifetime, the request's `max-age` and `min-fresh` are met, and neither
     /// side says `no-cache`; a request's `max-stale` lets a stale entry through unless it is `must-revalidate`.
     /// A fresh response is served with an `Age` field holding its current age in whole seconds; the stored one is
-    /// unchanged. Otherwise stale, with the stored response and the conditional headers to validate it (empty when
-    /// it has no validator).
+    /// unchanged. Otherwise stale, with the stored response, the conditional headers to validate it (empty when
+    /// it has no validator) and how far it may still be served stale (RFC 5861).
     func lookup(_ requestDirectives: CacheControl, now: Date) -> HTTPCache.Lookup {
         let age = freshness.currentAge(at: now)
         let remaining = freshness.lifetime - age
@@ -86,7 +86,15 @@ struct CacheEntry: Sendable {
         if let maxAge = requestDirectives.maxAge, !(age < Double(maxAge)) { usable = false }
         if let minFresh = requestDirectives.minFresh, remaining < Double(minFresh) { usable = false }
         if requestDirectives.noCache || freshness.requiresValidation { usable = false }
-        guard usable else { return .stale(response, validators: validators) }
+        guard usable else {
+            let ifError = [directives.staleIfError, requestDirectives.staleIfError].compactMap { $0 }.max()
+            let staleness = HTTPCache.Staleness(
+                age: age, seconds: max(0, -remaining), whileRevalidating: directives.staleWhileRevalidate,
+                ifError: ifError, mayServeStale: !freshness.mustRevalidate && !freshness.requiresValidation,
+                requestWantsValidation: requestDirectives.noCache || requestDirectives.maxAge != nil
+                    || requestDirectives.minFresh != nil)
+            return .stale(response, validators: validators, staleness: staleness)
+        }
         // RFC 9111 §5.1: a response served without validation carries its current age.
         var served = response
         served.headers.set("Age", String(Int(min(age.rounded(.down), Double(CacheControl.deltaSecondsCap)))))

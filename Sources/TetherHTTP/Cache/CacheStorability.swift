@@ -10,7 +10,8 @@
 /// - the status is heuristically cacheable (RFC 9110 §15.1: 200, 203, 204, 300, 301, 308, 404, 405, 410, 414,
 ///   501), or the response has explicit freshness or says it may be stored: `max-age`, `Expires`, `public` or
 ///   `private` (§3, so a `500` with `max-age=60` is stored and served while fresh);
-/// - it can be used: it has a validator, or it is fresh on arrival and not `no-cache`.
+/// - it can be used: it has a validator, or it is not `no-cache` and is fresh on arrival or has a
+///   `stale-while-revalidate` or `stale-if-error` window (RFC 5861) it can be served in.
 ///
 /// `private` responses are stored: this is a private cache. For the same reason a response to a request with
 /// `Authorization` is stored (§3.5 restricts shared caches only).
@@ -41,7 +42,10 @@ enum CacheStorability {
         guard heuristicallyCacheableStatuses.contains(status) || explicitlyStorable else { return false }
         if Freshness.hasValidators(entry.response.headers) { return true }
         let freshness = entry.freshness
-        return !freshness.requiresValidation
-            && freshness.lifetime > freshness.currentAge(at: entry.response.responseTime)
+        guard !freshness.requiresValidation else { return false }
+        // Stale on arrival, it can still be served within a `stale-while-revalidate` or `stale-if-error` window.
+        let servableStale =
+            !freshness.mustRevalidate && (directives.staleWhileRevalidate ?? 0 > 0 || directives.staleIfError ?? 0 > 0)
+        return servableStale || freshness.lifetime > freshness.currentAge(at: entry.response.responseTime)
     }
 }

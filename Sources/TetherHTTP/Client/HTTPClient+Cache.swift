@@ -49,21 +49,47 @@ extension HTTPClient {
         switch (cachePolicy, lookup) {
         case (.cacheOnly, .miss):
             throw HTTPError(.notCached, request: summary)
-        case (_, .fresh(let stored)), (.cacheOnly, .stale(let stored, _)),
-            (.returnCacheElseLoad, .stale(let stored, _)):
+        case (_, .fresh(let stored)):
             return Exchange(cached: stored, source: .cache)
-        case (.staleWhileRevalidate, .stale(let stored, let validators)):
+        case (.cacheOnly, .stale(let stored, _, let staleness)),
+            (.returnCacheElseLoad, .stale(let stored, _, let staleness)):
+            return Exchange(cached: stored, source: .cache, staleness: staleness)
+        case (.staleWhileRevalidate, .stale(let stored, let validators, let staleness)):
             revalidateInBackground(prepared, stored: stored, validators: validators, policy: policy, summary: summary)
-            return Exchange(cached: stored, source: .cache)
-        case (_, .stale(let stored, let validators)):
+            return Exchange(cached: stored, source: .cache, staleness: staleness, revalidating: true)
+        case (_, .stale(let stored, let validators, let staleness)) where staleness.allowsWhileRevalidating:
+            // RFC 5861 §3: served at once, refreshed by one background revalidation.
+            revalidateInBackground(prepared, stored: stored, validators: validators, policy: policy, summary: summary)
+            return Exchange(cached: stored, source: .cache, staleness: staleness, revalidating: true)
+        case (_, .stale(let stored, let validators, let staleness)):
             var conditional = prepared
             for field in validators { conditional.headers.set(field.name, field.value) }
-            return try await network(
-                conditional, stored: validators.isEmpty ? nil : stored, policy: policy, summary: summary,
-                deadlines: deadlines, progress: progress)
+            let servesOnError = staleness.allowsOnError(maximum: configuration.maximumStaleOnError)
+            do throws(HTTPError) {
+                let exchange = try await network(
+                    conditional, stored: validators.isEmpty ? nil : stored, policy: policy, summary: summary,
+                    deadlines: deadlines, progress: progress)
+                // RFC 5861 §4: a server error is answered with the stored response.
+                if servesOnError, [500, 502, 503, 504].contains(exchange.response.status.code) {
+                    return Exchange(cached: stored, source: .cache, staleness: staleness, attempts: exchange.attempts)
+                }
+                return exchange
+            } catch {
+                guard servesOnError, Self.isUnreachable(error) else { throw error }
+                return Exchange(cached: stored, source: .cache, staleness: staleness, attempts: error.attempts)
+            }
         case (_, .miss):
             return try await network(
                 prepared, stored: nil, policy: policy, summary: summary, deadlines: deadlines, progress: progress)
+        }
+    }
+
+    /// Whether `error` means the server could not be reached or did not answer in time (not a cancellation, not
+    /// a refused request).
+    static func isUnreachable(_ error: HTTPError) -> Bool {
+        switch error.kind {
+        case .transport, .timeout: true
+        default: false
         }
     }
 
@@ -142,10 +168,19 @@ extension HTTPClient {
 }
 
 extension Exchange {
-    init(cached: CachedResponse, source: Response<Void>.Source) {
+    /// A response served from the cache; with `staleness`, a stale one, given an `Age` of its current age.
+    init(
+        cached: CachedResponse, source: Response<Void>.Source, staleness: HTTPCache.Staleness? = nil,
+        revalidating: Bool = false, attempts: Int = 0
+    ) {
+        var headers = cached.headers
+        if let staleness {
+            headers.set("Age", String(Int(min(staleness.age.rounded(.down), Double(CacheControl.deltaSecondsCap)))))
+        }
         self.init(
             response: TransportResponse(
-                status: HTTPStatus(code: cached.status), headers: cached.headers, body: cached.body, url: cached.url),
-            source: source, attempts: 0, attemptDurations: [], rateLimitWait: .zero)
+                status: HTTPStatus(code: cached.status), headers: headers, body: cached.body, url: cached.url),
+            source: source, attempts: attempts, attemptDurations: [], rateLimitWait: .zero,
+            isStale: staleness != nil, isRevalidating: revalidating)
     }
 }

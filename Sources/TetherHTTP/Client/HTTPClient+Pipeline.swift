@@ -58,7 +58,7 @@ extension HTTPClient {
         return Response(
             value: value, status: response.status, headers: response.headers, data: response.body,
             url: response.url, source: Response<Value>.Source(exchange.source), attempts: exchange.attempts,
-            metrics: metrics)
+            metrics: metrics, isStale: exchange.isStale, isRevalidating: exchange.isRevalidating)
     }
 
     /// Decodes the body, checking the content type first when JSON is expected.

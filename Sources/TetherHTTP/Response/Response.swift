@@ -36,6 +36,14 @@ public struct Response<Value: Sendable>: Sendable {
     public var attempts: Int
     /// Timings measured by the client.
     public var metrics: Metrics
+    /// Whether the response was served from the cache past its freshness lifetime: within its
+    /// `stale-while-revalidate` or `stale-if-error` window (RFC 5861), under the client's
+    /// ``HTTPClient/Configuration/maximumStaleOnError``, or by ``CachePolicy/returnCacheElseLoad``,
+    /// ``CachePolicy/cacheOnly`` or ``CachePolicy/staleWhileRevalidate``. Its `Age` field says how old it is.
+    public var isStale = false
+    /// Whether a background revalidation of this cached response is under way; the cache is refreshed when it
+    /// ends (``HTTPClient/responses(for:)`` also delivers the new response).
+    public var isRevalidating = false
 
     /// The same response with another value.
     public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> Response<Other> {
@@ -47,7 +55,7 @@ public struct Response<Value: Sendable>: Sendable {
             }
         return Response<Other>(
             value: try transform(value), status: status, headers: headers, data: data, url: url, source: source,
-            attempts: attempts, metrics: metrics)
+            attempts: attempts, metrics: metrics, isStale: isStale, isRevalidating: isRevalidating)
     }
 }
 

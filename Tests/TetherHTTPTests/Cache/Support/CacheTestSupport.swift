@@ -36,8 +36,8 @@ extension CachedResponse {
 extension HTTPCache.Lookup {
     var isMiss: Bool { if case .miss = self { true } else { false } }
     var freshResponse: CachedResponse? { if case .fresh(let response) = self { response } else { nil } }
-    var staleResponse: CachedResponse? { if case .stale(let response, _) = self { response } else { nil } }
-    var validators: HTTPHeaders? { if case .stale(_, let validators) = self { validators } else { nil } }
+    var staleResponse: CachedResponse? { if case .stale(let response, _, _) = self { response } else { nil } }
+    var validators: HTTPHeaders? { if case .stale(_, let validators, _) = self { validators } else { nil } }
 }
 
 extension HTTPCache {
