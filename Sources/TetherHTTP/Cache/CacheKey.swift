@@ -18,6 +18,12 @@ enum CacheKey {
         return "GET " + text
     }
 
+    /// The URL a key was made from, or `nil` when `key` is not one.
+    static func url(ofKey key: String) -> URL? {
+        guard key.hasPrefix("GET ") else { return nil }
+        return URL(string: String(key.dropFirst(4)))
+    }
+
     static func fileName(for key: String) -> String {
         let hex = String(fnv1a64(key.utf8), radix: 16)
         return String(repeating: "0", count: 16 - hex.utf8.count) + hex + "." + fileExtension

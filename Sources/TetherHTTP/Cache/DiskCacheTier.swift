@@ -128,6 +128,23 @@ final class DiskCacheTier: Sendable {
         }
     }
 
+    /// Deletes the entries whose key `matches`: each file of the index is read for its key (a purge is rare, at a
+    /// logout say; the index holds file names only). An unreadable file is deleted too.
+    ///
+    /// - Complexity: O(n) file reads for n entries.
+    func removeAll(where matches: (String) -> Bool) {
+        state.withLock { state in
+            for name in state.files.keysOldestFirst {
+                let filePath = path + "/" + name
+                let key = Self.readFile(filePath).flatMap { CacheEntryCodec.decode($0) }?.key
+                if key.map(matches) ?? true {
+                    state.files.removeValue(for: name)
+                    unlink(filePath)
+                }
+            }
+        }
+    }
+
     /// Deletes every entry file and temporary file in the directory, known to the index or not.
     func removeAll() {
         state.withLock { state in

@@ -78,6 +78,17 @@ final class DiskCacheWriter: Sendable {
         tier.removeAll()
     }
 
+    /// Removes every entry whose key `matches` now, superseding their queued writes.
+    func removeAll(where matches: (String) -> Bool) {
+        pending.withLock { pending in
+            for key in pending.records.keys where matches(key) {
+                pending.latest.removeValue(forKey: key)
+                pending.records.removeValue(forKey: key)
+            }
+        }
+        tier.removeAll(where: matches)
+    }
+
     /// The newest queued write for `key` not yet on disk, if any.
     func pendingRecord(for key: String) -> CacheEntryCodec.Record? {
         pending.withLock { $0.records[key] }

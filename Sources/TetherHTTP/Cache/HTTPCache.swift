@@ -108,6 +108,31 @@ public final class HTTPCache: Sendable {
         disk?.remove(key)
     }
 
+    /// Removes every response stored for URLs on `host` (compared case-insensitively; any scheme and port), from
+    /// both tiers: what an app calls at logout for its API's host.
+    ///
+    /// - Complexity: O(n) in the entries; the disk tier reads each entry file's key.
+    public func removeResponses(host: String) {
+        let wanted = CacheText.lowercased(host)
+        removeResponses { url in url.host.map { CacheText.lowercased($0) == wanted } ?? false }
+    }
+
+    /// Removes every response stored for a URL that starts with `prefix` (its absolute string, compared as
+    /// written: `https://api.example.com/v1/users/` removes `…/users/1` and `…/users/1?page=2`), from both tiers.
+    ///
+    /// - Complexity: O(n) in the entries; the disk tier reads each entry file's key.
+    public func removeResponses(withPrefix prefix: URL) {
+        let text = prefix.absoluteString
+        removeResponses { $0.absoluteString.hasPrefix(text) }
+    }
+
+    /// Removes every stored response whose URL `matches`, from both tiers.
+    private func removeResponses(where matches: @escaping @Sendable (URL) -> Bool) {
+        let matchesKey: @Sendable (String) -> Bool = { key in CacheKey.url(ofKey: key).map(matches) ?? false }
+        memory.withLock { $0.removeAll(where: matchesKey) }
+        disk?.removeAll(where: matchesKey)
+    }
+
     // MARK: - Used by the client
 
     /// What the cache has for a request at `now`.

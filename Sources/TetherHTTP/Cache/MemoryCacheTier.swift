@@ -35,4 +35,9 @@ struct MemoryCacheTier {
     mutating func remove(_ key: String) { entries.removeValue(for: key) }
 
     mutating func removeAll() { entries.removeAll() }
+
+    /// Removes the entries whose key `matches`.
+    mutating func removeAll(where matches: (String) -> Bool) {
+        for key in entries.keysOldestFirst where matches(key) { entries.removeValue(for: key) }
+    }
 }
