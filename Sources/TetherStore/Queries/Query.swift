@@ -66,12 +66,20 @@ public struct Page<Entity: RemoteEntity>: Sendable {
     /// How many of the page's entries could not be read and were left out (a lossy decoder's count, such as
     /// `RakutenSearchResponse.skippedItems`); they add up in ``QueryState/skippedItems``.
     public var skippedItems: Int
+    /// Whether the page is an HTTP cache's stale copy, served because the server could not be reached or failed
+    /// (``TetherHTTP/Response/isStale``: `stale-if-error`, or the client's `maximumStaleOnError`). The query then
+    /// shows it as it shows rows from disk: loaded, with ``QueryState/isOffline``. `.list` sets it from the
+    /// response; a custom fetch sets it from its own.
+    public var isStale: Bool
 
-    public init(items: [Entity], next: PageCursor?, totalCount: Int? = nil, skippedItems: Int = 0) {
+    public init(
+        items: [Entity], next: PageCursor?, totalCount: Int? = nil, skippedItems: Int = 0, isStale: Bool = false
+    ) {
         self.items = items
         self.next = next
         self.totalCount = totalCount
         self.skippedItems = skippedItems
+        self.isStale = isStale
     }
 }
 
@@ -124,7 +132,7 @@ extension Query where Entity: Decodable {
             } else if let pageSize, let total, pageNumber * pageSize < total {
                 next = .page(pageNumber + 1)
             }
-            return Page(items: response.value, next: next, totalCount: total)
+            return Page(items: response.value, next: next, totalCount: total, isStale: response.isStale)
         }
     }
 

@@ -244,6 +244,15 @@ public final class QueryState<Entity: RemoteEntity> {
             guard generation == self.generation else { return }
             self.fetchTask = nil
             switch result {
+            case .success(let page) where page.isStale:
+                // The HTTP cache's copy, served because the server failed: shown as rows from disk are, loaded
+                // and offline; still stale, so the next load fetches again.
+                self.apply(page, replacing: true, requestedAt: writeMark)
+                self.status = .loaded
+                self.error = nil
+                if self.updatedAt == nil { self.updatedAt = Date() }
+                self.invalidated = true
+                self.isOffline = true
             case .success(let page):
                 self.apply(page, replacing: true, requestedAt: writeMark)
                 self.status = .loaded
