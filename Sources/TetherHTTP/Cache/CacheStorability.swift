@@ -2,8 +2,9 @@
 ///
 /// A response is stored when all of these hold:
 /// - the request method is GET (a HEAD is answered from the stored GET, never stored itself);
-/// - the status is final and not 206 (partial content is not stored) or 304 (it refreshes a stored response);
-/// - neither the request nor the response says `no-store`, and the request has no `Range`; with `must-understand`
+/// - the status is final and not 304 (it refreshes a stored response); a 206 only with a single `Content-Range`
+///   (§3.4), and never in place of a complete stored response (``HTTPCache/store(_:method:requestHeaders:writesInBackground:)``);
+/// - neither the request nor the response says `no-store`; with `must-understand`
 ///   (§5.2.2.3), a response whose status this cache understands (``understoodStatuses``) is stored despite its
 ///   `no-store`, and one whose status it does not understand is never stored;
 /// - the response's `Vary` does not contain `*`;
@@ -19,16 +20,16 @@ enum CacheStorability {
     static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// The statuses whose caching requirements this cache implements, for `must-understand`: the final statuses
-    /// RFC 9110 defines, except 206 (not stored) and 304 (never stored itself).
+    /// RFC 9110 defines, except 304 (never stored itself).
     static let understoodStatuses: Set<Int> = Set(
-        [200, 201, 202, 203, 204, 205, 300, 301, 302, 303, 305, 307, 308]
+        [200, 201, 202, 203, 204, 205, 206, 300, 301, 302, 303, 305, 307, 308]
             + Array(400...417) + [421, 422, 426] + Array(500...505))
 
     static func allows(_ entry: CacheEntry, method: HTTPMethod, requestHeaders: HTTPHeaders) -> Bool {
         let status = entry.response.status
-        guard method == .get, status >= 200, status != 206, status != 304,
-            !requestHeaders.contains("Range"), !entry.varyIsWildcard
-        else { return false }
+        guard method == .get, status >= 200, status != 304, !entry.varyIsWildcard else { return false }
+        // A part is stored when it says which bytes it holds (one range, not multipart/byteranges).
+        if status == 206, ByteRange.ContentRange(entry.response.headers) == nil { return false }
         let directives = entry.directives
         if directives.mustUnderstand {
             guard understoodStatuses.contains(status) else { return false }
@@ -39,7 +40,9 @@ enum CacheStorability {
         let explicitlyStorable =
             directives.maxAge != nil || entry.response.headers.contains("Expires") || directives.isPublic
             || directives.isPrivate
-        guard heuristicallyCacheableStatuses.contains(status) || explicitlyStorable else { return false }
+        guard heuristicallyCacheableStatuses.contains(status) || status == 206 || explicitlyStorable else {
+            return false
+        }
         if Freshness.hasValidators(entry.response.headers) { return true }
         let freshness = entry.freshness
         guard !freshness.requiresValidation else { return false }

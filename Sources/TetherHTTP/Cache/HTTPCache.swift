@@ -137,19 +137,30 @@ public final class HTTPCache: Sendable {
 
     /// What the cache has for a request at `now`.
     ///
-    /// `.miss` for methods other than GET and HEAD, for a request with `Cache-Control: no-store` or a `Range`,
-    /// when nothing is stored, and when the stored response's `Vary` fields do not match. Otherwise `.fresh` or
+    /// `.miss` for methods other than GET and HEAD, for a request with `Cache-Control: no-store`, when nothing is
+    /// stored, and when the stored response's `Vary` fields do not match. A request with one byte range
+    /// (``ByteRange``) gets a fresh 206 cut from a fresh stored response that holds its bytes, else `.miss`; a
+    /// stored part answers no request for the whole representation. Otherwise `.fresh` or
     /// `.stale` as ``CacheEntry/lookup(_:now:)`` decides; a request with `no-cache` (or `Pragma: no-cache`) or
     /// `max-age=0` gets `.stale`. HEAD is answered from the stored GET.
     ///
     /// - Complexity: O(1) for a memory hit (plus O(h) header work); a disk hit adds one file read.
     func lookup(method: HTTPMethod, url: URL, requestHeaders: HTTPHeaders, now: Date) -> Lookup {
-        guard method == .get || method == .head, !requestHeaders.contains("Range") else { return .miss }
+        guard method == .get || method == .head else { return .miss }
+        let range = ByteRange(requestHeaders: requestHeaders)
+        if range == nil, requestHeaders.contains("Range") { return .miss }
         let requestDirectives = CacheControl(requestHeaders, isRequest: true)
         guard !requestDirectives.noStore, let entry = entry(for: CacheKey.key(for: url)),
             entry.matches(requestHeaders)
         else { return .miss }
-        return entry.lookup(requestDirectives, now: now)
+        let result = entry.lookup(requestDirectives, now: now)
+        guard let range else {
+            // A stored part cannot answer a request for the whole representation.
+            return entry.response.status == 206 ? .miss : result
+        }
+        // A range is served from a fresh stored response that holds its bytes; otherwise the server answers it.
+        guard case .fresh(let served) = result, let partial = range.partialResponse(from: served) else { return .miss }
+        return .fresh(partial)
     }
 
     /// Stores a full response to a GET when RFC 9111 allows it (``CacheStorability``), replacing the entry for
@@ -171,6 +182,8 @@ public final class HTTPCache: Sendable {
         let key = CacheKey.key(for: response.url)
         let entry = CacheEntry(
             key: key, response: response, requestHeaders: requestHeaders, configuration: configuration)
+        // A part never replaces a complete response (RFC 9111 §3.4 lets a cache keep the complete one).
+        if response.status == 206, let stored = self.entry(for: key), stored.response.status != 206 { return false }
         guard CacheStorability.allows(entry, method: method, requestHeaders: requestHeaders) else {
             if method == .get, (200..<300).contains(response.status) {
                 memory.withLock { $0.remove(key) }
