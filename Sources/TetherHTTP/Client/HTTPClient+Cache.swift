@@ -31,12 +31,26 @@ extension HTTPClient {
         let policy = request.retryPolicy ?? configuration.retryPolicy
         let readsCache = prepared.method == .get || prepared.method == .head
         guard let cache = configuration.cache, readsCache, prepared.body == nil else {
+            let requestTime = Date()
             let exchange = try await network(
                 prepared, stored: nil, policy: policy, summary: summary, deadlines: deadlines, progress: progress)
             if let cache = configuration.cache, !readsCache {
+                let response = exchange.response
                 cache.invalidate(
-                    afterResponseTo: prepared.method, url: prepared.url, status: exchange.response.status.code,
-                    headers: exchange.response.headers)
+                    afterResponseTo: prepared.method, url: prepared.url, status: response.status.code,
+                    headers: response.headers)
+                // RFC 9110 §9.3.3: a POST response with explicit freshness whose Content-Location is the request's
+                // URL answers later GETs of it.
+                if prepared.method == .post, let location = response.headers["Content-Location"],
+                    URL(string: CacheText.trimmed(location), relativeTo: prepared.url)?.absoluteURL == prepared.url,
+                    CacheControl(response.headers).maxAge != nil || response.headers.contains("Expires")
+                {
+                    cache.store(
+                        CachedResponse(
+                            status: response.status.code, headers: response.headers, body: response.body,
+                            url: prepared.url, requestTime: requestTime, responseTime: Date()),
+                        method: .get, requestHeaders: [:], writesInBackground: true)
+                }
             }
             return exchange
         }

@@ -127,4 +127,23 @@ import TetherHTTPTesting
             #expect((second.source == .cache) == fresh, "Age: \(age)")
         }
     }
+
+    // method-POST (RFC 9110 §9.3.3): a POST response with explicit freshness and its own URL as Content-Location
+    // answers a later GET; without either, the POST only invalidates.
+    @Test(arguments: [
+        (["Cache-Control": "max-age=3600", "Content-Location": "/v1/a"], true),
+        (["Cache-Control": "max-age=3600", "Content-Location": "https://api.example.com/v1/a"], true),
+        (["Cache-Control": "max-age=3600", "Content-Location": "/v1/b"], false),
+        (["Content-Location": "/v1/a", "ETag": #""p""#], false),
+    ] as [(HTTPHeaders, Bool)])
+    func aFreshPostResponseForItsOwnURLAnswersALaterGet(headers: HTTPHeaders, reused: Bool) async throws {
+        let stub = StubTransport { request in
+            request.method == .post ? .json(#"{"posted": true}"#, headers: headers) : .json(#"{"got": true}"#)
+        }
+        let client = client(stub)
+        _ = try await client.send(Request<Data>(path: "/a", method: .post, body: .data(Data("x".utf8))))
+        let response = try await client.send(Request<Data>(path: "/a"))
+        #expect((response.source == .cache) == reused)
+        #expect(String(decoding: response.data, as: UTF8.self).contains("posted") == reused)
+    }
 }
