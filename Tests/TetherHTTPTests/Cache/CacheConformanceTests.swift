@@ -130,12 +130,13 @@ import TetherHTTPTesting
 
     // method-POST (RFC 9110 §9.3.3): a POST response with explicit freshness and its own URL as Content-Location
     // answers a later GET; without either, the POST only invalidates.
-    @Test(arguments: [
-        (["Cache-Control": "max-age=3600", "Content-Location": "/v1/a"], true),
-        (["Cache-Control": "max-age=3600", "Content-Location": "https://api.example.com/v1/a"], true),
-        (["Cache-Control": "max-age=3600", "Content-Location": "/v1/b"], false),
-        (["Content-Location": "/v1/a", "ETag": #""p""#], false),
-    ] as [(HTTPHeaders, Bool)])
+    @Test(
+        arguments: [
+            (["Cache-Control": "max-age=3600", "Content-Location": "/v1/a"], true),
+            (["Cache-Control": "max-age=3600", "Content-Location": "https://api.example.com/v1/a"], true),
+            (["Cache-Control": "max-age=3600", "Content-Location": "/v1/b"], false),
+            (["Content-Location": "/v1/a", "ETag": #""p""#], false),
+        ] as [(HTTPHeaders, Bool)])
     func aFreshPostResponseForItsOwnURLAnswersALaterGet(headers: HTTPHeaders, reused: Bool) async throws {
         let stub = StubTransport { request in
             request.method == .post ? .json(#"{"posted": true}"#, headers: headers) : .json(#"{"got": true}"#)
