@@ -67,7 +67,7 @@ public struct Page<Entity: RemoteEntity>: Sendable {
     /// `RakutenSearchResponse.skippedItems`); they add up in ``QueryState/skippedItems``.
     public var skippedItems: Int
     /// Whether the page is an HTTP cache's stale copy, served because the server could not be reached or failed
-    /// (``TetherHTTP/Response/isStale``: `stale-if-error`, or the client's `maximumStaleOnError`). The query then
+    /// (`Response.isStale` in TetherHTTP: `stale-if-error`, or the client's `maximumStaleOnError`). The query then
     /// shows it as it shows rows from disk: loaded, with ``QueryState/isOffline``. `.list` sets it from the
     /// response; a custom fetch sets it from its own.
     public var isStale: Bool
