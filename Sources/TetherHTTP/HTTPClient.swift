@@ -1,5 +1,6 @@
 public import Foundation
 import TetherJSON
+import TetherSync
 
 /// Sends ``Request``s and returns decoded ``Response``s: one client for a whole app, used from any task or thread.
 ///
@@ -35,6 +36,9 @@ public final class HTTPClient: Sendable {
     let transportEnforcesDeadlines: Bool
     let rateLimiter: RateLimiter
     let coalescer = RequestCoalescer<CoalescingKey, Exchange>()
+    /// The URLs (cache keys) with a background revalidation under way: one at a time per URL, so a burst of
+    /// stale-while-revalidate hits starts one (``revalidateInBackground(_:stored:validators:policy:summary:)``).
+    let backgroundRevalidations = Locked<Set<String>>([])
     let redaction: Redaction
 
     /// A client for `baseURL` with `configuration`.

@@ -48,11 +48,16 @@ enum HTTPBench {
             Bench.note("# FAILED: \(error)")
             return 1
         case .success(let figures):
-            let pass = figures.ratio <= 1.10 && figures.memoryHitMedian <= 20 && figures.coalesced == 1
+            let pass =
+                figures.ratio <= 1.10 && figures.memoryHitMedian <= 20 && figures.coalesced == 1
+                && figures.staleHitRatio <= 1.10 && figures.diskHitP99 <= 100
             Bench.emit(
                 "http summary client-vs-urlsession=\(Bench.format(figures.ratio, 3))x"
                     + " memory-hit=\(Bench.format(figures.memoryHitMedian, 1))us coalesced=\(figures.coalesced)/100"
-                    + " targets: ratio<=1.10 memory-hit<=20us coalesced==1 \(pass ? "PASS" : "FAIL")")
+                    + " swr-hit=\(Bench.format(figures.staleHitRatio, 2))x-fresh"
+                    + " disk-hit-p99=\(Bench.format(figures.diskHitP99, 1))us"
+                    + " targets: ratio<=1.10 memory-hit<=20us coalesced==1 swr-hit<=1.10x disk-hit-p99<=100us"
+                    + " \(pass ? "PASS" : "FAIL")")
             Bench.note("# total \(Bench.format(Bench.now() - started, 1)) s")
             return options.check && !pass ? 1 : 0
         }
@@ -63,6 +68,9 @@ enum HTTPBench {
         var ratio: Double
         var memoryHitMedian: Double
         var coalesced: Int
+        /// A stale-while-revalidate hit's median against a fresh memory hit's.
+        var staleHitRatio = 0.0
+        var diskHitP99 = 0.0
     }
 
     static func measure(_ options: BenchOptions) async throws -> Figures {
@@ -167,6 +175,18 @@ enum HTTPBench {
         line("disk-hit", percentile(diskTimes, 0.5), "us", percentile(diskTimes, 0.5) / sessionTiming.wall)
         line("disk-hit-p99", percentile(diskTimes, 0.99), "us", percentile(diskTimes, 0.99) / sessionTiming.wall)
 
+        // A stale-while-revalidate hit: the stored response at once, a background revalidation started (one at a
+        // time, coalesced); against the fresh memory hit above.
+        let swrClient = HTTPClient(baseURL: base) { $0.cache = HTTPCache(configuration: .init()) }
+        let swrTimes = try await timeHits(swrClient, Request<Post>(path: "/post-swr"), count: hits)
+        let swrMedian = percentile(swrTimes, 0.5)
+        line("swr-hit", swrMedian, "us", swrMedian / memoryMedian)
+        line(
+            "swr-hit-p99", percentile(swrTimes, 0.99), "us", percentile(swrTimes, 0.99) / percentile(memoryTimes, 0.99))
+
+        // The disk tier's size limit under 10,000 stores of distinct URLs (about 600 bytes each, 2 MiB limit).
+        try await diskLimit(base: base, stores: options.quick ? 2_000 : 10_000)
+
         // (c) 100 concurrent identical GETs of a slow resource.
         let before = counter.slow
         let coalescingClient = HTTPClient(baseURL: base)
@@ -191,7 +211,9 @@ enum HTTPBench {
             // (e) HTTPS: the native transport against curl.
             try await compareHTTPS(quick: options.quick)
         #endif
-        return Figures(ratio: ratio, memoryHitMedian: memoryMedian, coalesced: coalesced)
+        return Figures(
+            ratio: ratio, memoryHitMedian: memoryMedian, coalesced: coalesced, staleHitRatio: swrMedian / memoryMedian,
+            diskHitP99: percentile(diskTimes, 0.99))
     }
 
     /// Hidden, for a profiler (`TETHER_BENCH_HTTP_PROFILE=<side> perf record -g …`): 20,000 GETs of one side
@@ -442,6 +464,32 @@ enum HTTPBench {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
+    /// Stores `stores` responses for distinct URLs in a disk-only cache with a 2 MiB limit, through the client
+    /// (writes queued in the background as an app's are), then flushes: prints the time per store, the flush,
+    /// the disk size against the limit and the files left.
+    static func diskLimit(base: URL, stores: Int) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tether-bench-evict-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let limit = 2 << 20
+        let cache = HTTPCache(configuration: .init(memoryCostLimit: 0, directory: directory, diskSizeLimit: limit))
+        let client = HTTPClient(baseURL: base) { $0.cache = cache }
+        let start = ContinuousClock.now
+        for index in 0..<stores {
+            blackHole(try await client.send(Request<Post>(path: "/posts", query: [("id", String(index))])).value)
+        }
+        let sent = ContinuousClock.now
+        cache.flush()
+        let flushed = ContinuousClock.now
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.count ?? 0
+        line("disk-10k-store", microseconds(sent - start) / Double(stores), "us", 1)
+        line("disk-10k-flush", microseconds(flushed - sent) / 1000, "ms", 1)
+        line("disk-10k-size", Double(cache.diskSize) / 1024, "KiB", Double(cache.diskSize) / Double(limit))
+        Bench.note("# disk limit: \(stores) stores, \(files) files left, size \(cache.diskSize) of \(limit) bytes")
+        guard cache.diskSize <= limit else {
+            throw Unavailable(description: "the disk tier holds \(cache.diskSize) bytes, over its \(limit) limit")
+        }
+    }
+
     /// Fills `client`'s cache with one network GET, then times `count` sends served by it (µs each).
     static func timeHits(_ client: HTTPClient, _ request: Request<Post>, count: Int) async throws -> [Double] {
         let first = try await client.send(request)
@@ -522,8 +570,17 @@ enum HTTPBench {
                 .utf8)
 
         func respond(to request: HTTPRequest) async -> HTTPResponse? {
+            var cacheControl = "max-age=3600"
             switch request.path {
-            case "/post": break
+            case "/post", "/posts": break
+            case "/post-swr":
+                // Stale at once, servable stale for a day while revalidating: every hit is a stale hit.
+                if request.headers["If-None-Match"] == #""1""# {
+                    return HTTPResponse(
+                        status: .notModified,
+                        headers: ["Cache-Control": "max-age=0, stale-while-revalidate=86400", "ETag": #""1""#])
+                }
+                cacheControl = "max-age=0, stale-while-revalidate=86400"
             case "/slow":
                 counter.increment()
                 try? await Task.sleep(for: .milliseconds(200))
@@ -531,7 +588,9 @@ enum HTTPBench {
             }
             return HTTPResponse(
                 status: .ok,
-                headers: ["Content-Type": "application/json; charset=utf-8", "Cache-Control": "max-age=3600"],
+                headers: [
+                    "Content-Type": "application/json; charset=utf-8", "Cache-Control": cacheControl, "ETag": #""1""#,
+                ],
                 body: Self.body)
         }
     }

@@ -106,4 +106,36 @@ struct ByteRange: Sendable, Equatable {
         response.headers.set("Content-Range", "bytes \(slice.first)-\(last)/\(slice.length.map(String.init) ?? "*")")
         return response
     }
+
+    /// Two stored parts of one representation combined (RFC 9111 §3.4): `part` and `other` are 206s with the same
+    /// strong `ETag` and complete length, whose bytes overlap or touch. The result is one part holding both (the
+    /// newer `part`'s bytes and fields win where they overlap), or a complete 200 when together they hold every
+    /// byte. `nil` when they cannot be combined: the newer part then replaces the older.
+    static func combine(_ part: CachedResponse, with other: CachedResponse) -> CachedResponse? {
+        guard part.status == 206, other.status == 206, let new = ContentRange(part.headers),
+            let old = ContentRange(other.headers), let complete = new.completeLength, old.completeLength == complete,
+            let etag = part.headers["ETag"], !etag.hasPrefix("W/"), other.headers["ETag"] == etag,
+            !part.body.isEmpty, !other.body.isEmpty
+        else { return nil }
+        let newLast = new.first + part.body.count - 1
+        let oldLast = old.first + other.body.count - 1
+        // Overlapping or adjacent.
+        guard new.first <= oldLast + 1, old.first <= newLast + 1 else { return nil }
+        let first = min(new.first, old.first)
+        let last = max(newLast, oldLast)
+        var bytes = [UInt8](repeating: 0, count: last - first + 1)
+        for (range, body) in [(old.first, other.body), (new.first, part.body)] {
+            for (offset, byte) in body.enumerated() { bytes[range - first + offset] = byte }
+        }
+        var combined = part
+        combined.body = Data(bytes)
+        combined.headers.remove("Content-Length")
+        if first == 0, last == complete - 1 {
+            combined.status = 200
+            combined.headers.remove("Content-Range")
+        } else {
+            combined.headers.set("Content-Range", "bytes \(first)-\(last)/\(complete)")
+        }
+        return combined
+    }
 }

@@ -180,10 +180,14 @@ public final class HTTPCache: Sendable {
         var response = response
         response.headers = StoredHeaders.storable(response.headers)
         let key = CacheKey.key(for: response.url)
+        if response.status == 206, let stored = self.entry(for: key) {
+            // A part never replaces a complete response (RFC 9111 §3.4 lets a cache keep the complete one); parts
+            // of one representation are combined, into a complete response once they hold every byte.
+            if stored.response.status != 206 { return false }
+            if let combined = ByteRange.combine(response, with: stored.response) { response = combined }
+        }
         let entry = CacheEntry(
             key: key, response: response, requestHeaders: requestHeaders, configuration: configuration)
-        // A part never replaces a complete response (RFC 9111 §3.4 lets a cache keep the complete one).
-        if response.status == 206, let stored = self.entry(for: key), stored.response.status != 206 { return false }
         guard CacheStorability.allows(entry, method: method, requestHeaders: requestHeaders) else {
             if method == .get, (200..<300).contains(response.status) {
                 memory.withLock { $0.remove(key) }

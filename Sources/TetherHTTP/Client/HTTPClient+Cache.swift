@@ -160,16 +160,20 @@ extension HTTPClient {
         }
     }
 
-    /// Revalidates a stale entry on a task of its own (stale-while-revalidate); failures only reach the monitors.
+    /// Revalidates a stale entry on a task of its own (stale-while-revalidate), unless one is under way for its URL
+    /// already; failures only reach the monitors.
     private func revalidateInBackground(
         _ prepared: TransportRequest, stored: CachedResponse, validators: HTTPHeaders, policy: RetryPolicy,
         summary: RequestSummary
     ) {
+        let key = CacheKey.key(for: prepared.url)
+        guard backgroundRevalidations.withLock({ $0.insert(key).inserted }) else { return }
         var conditional = prepared
         for field in validators { conditional.headers.set(field.name, field.value) }
         let deadlines = Deadlines(perAttempt: prepared.timeout, total: configuration.totalTimeout, start: .now)
         let request = conditional
         Task {
+            defer { _ = backgroundRevalidations.withLock { $0.remove(key) } }
             do {
                 _ = try await network(
                     request, stored: validators.isEmpty ? nil : stored, policy: policy, summary: summary,

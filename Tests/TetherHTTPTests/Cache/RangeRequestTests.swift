@@ -94,4 +94,42 @@ import TetherHTTPTesting
                     body: Data("--x".utf8), url: other, requestTime: Date(), responseTime: Date()), method: .get,
                 requestHeaders: ["Range": "bytes=0-1, 4-5"]))
     }
+
+    /// Parts of one representation (same strong ETag) are combined as they come; once they hold every byte the
+    /// cache has the complete response.
+    @Test func partsWithTheSameStrongETagAreCombinedIntoTheCompleteResponse() {
+        let cache = HTTPCache(configuration: .init(memoryCostLimit: 1 << 20))
+        let url = URL(string: "https://api.example.com/v1/file")!
+        func part(_ range: String, _ body: String, etag: String = #""v1""#) -> CachedResponse {
+            CachedResponse(
+                status: 206, headers: ["Cache-Control": "max-age=3600", "ETag": etag, "Content-Range": range],
+                body: Data(body.utf8), url: url, requestTime: Date(), responseTime: Date())
+        }
+        func lookup(_ headers: HTTPHeaders = [:]) -> CachedResponse? {
+            cache.lookup(method: .get, url: url, requestHeaders: headers, now: Date()).freshResponse
+        }
+        #expect(cache.store(part("bytes 0-3/10", "0123"), method: .get, requestHeaders: ["Range": "bytes=0-3"]))
+        #expect(cache.store(part("bytes 4-6/10", "456"), method: .get, requestHeaders: ["Range": "bytes=4-6"]))
+        #expect(lookup(["Range": "bytes=2-5"]).map { String(decoding: $0.body, as: UTF8.self) } == "2345")
+        #expect(lookup() == nil)
+        // A part of another version replaces the parts held, it is not mixed with them.
+        #expect(cache.store(part("bytes 8-9/10", "XY", etag: #""v2""#), method: .get, requestHeaders: [:]))
+        #expect(lookup(["Range": "bytes=0-1"]) == nil)
+        #expect(cache.store(part("bytes 0-7/10", "abcdefgh", etag: #""v2""#), method: .get, requestHeaders: [:]))
+        let complete = lookup()
+        #expect(complete?.status == 200)
+        #expect(complete.map { String(decoding: $0.body, as: UTF8.self) } == "abcdefghXY")
+        #expect(complete?.headers["Content-Range"] == nil)
+        // Weak validators never combine.
+        let weak = URL(string: "https://api.example.com/v1/weak")!
+        for (range, body) in [("bytes 0-4/10", "01234"), ("bytes 5-9/10", "56789")] {
+            cache.store(
+                CachedResponse(
+                    status: 206,
+                    headers: ["Cache-Control": "max-age=3600", "ETag": #"W/"w""#, "Content-Range": range],
+                    body: Data(body.utf8), url: weak, requestTime: Date(), responseTime: Date()), method: .get,
+                requestHeaders: [:])
+        }
+        #expect(cache.lookup(method: .get, url: weak, requestHeaders: [:], now: Date()).freshResponse == nil)
+    }
 }
