@@ -57,6 +57,42 @@ import TetherSync
         #expect(stub.requests[1].headers["If-None-Match"] == #""1""#)
     }
 
+    @Test func aBurstOfStaleHitsStartsOneRevalidation() async throws {
+        let released = Locked(false)
+        let calls = Locked(0)
+        let stub = StubTransport { _ in
+            let call = calls.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            if call == 1 {
+                return .json(
+                    "{}", headers: ["Cache-Control": "max-age=0, stale-while-revalidate=600", "ETag": #""1""#])
+            }
+            // The revalidation waits until the burst is over.
+            while !released.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(2)) }
+            return .status(304, headers: ["Cache-Control": "max-age=600", "ETag": #""1""#])
+        }
+        let client = client(stub)
+        _ = try await client.send(Request<Data>(path: "/a"))
+        for _ in 0..<20 {
+            let response = try await client.send(Request<Data>(path: "/a"))
+            #expect(response.isStale && response.isRevalidating)
+        }
+        released.withLock { $0 = true }
+        let cache = try #require(client.configuration.cache)
+        let url = URL(string: stubBase.absoluteString + "/a")!
+        let deadline = ContinuousClock.now + .seconds(30)
+        while cache.lookup(method: .get, url: url, requestHeaders: [:], now: Date()).freshResponse == nil,
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(stub.requests.count == 2)
+        let fresh = try await client.send(Request<Data>(path: "/a"))
+        #expect(!fresh.isStale && !fresh.isRevalidating)
+    }
+
     @Test(arguments: [503, 500, 502, 504])
     func withinStaleIfErrorAServerErrorIsAnsweredWithTheStoredResponse(status: Int) async throws {
         let stub = stub(["Cache-Control": "max-age=0, stale-if-error=600"]) { .status(status) }
