@@ -1,6 +1,6 @@
 // libFuzzer entry point for TetherJSONEncoder: a decoded value must encode back to an equal value.
 //
-// Built by Scripts/fuzz-encoder.sh together with every file in Sources/TetherJSON, as one module. Any broken
+// Built by `Scripts/fuzz.sh encoder` together with every file in Sources/TetherJSON, as one module. Any broken
 // invariant ends in `fatalError`, which libFuzzer reports as a crash and saves the input. For every input that
 // parses:
 // 1. The parsed value, encoded through keyed, unkeyed and single-value containers (as a hand-written

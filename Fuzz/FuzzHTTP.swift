@@ -1,7 +1,7 @@
 // libFuzzer entry point for TetherHTTP1: parse arbitrary bytes as pipelined requests, whole and split, and write
 // what was parsed back out.
 //
-// Built by Scripts/fuzz-http.sh together with every file in Sources/TetherHTTP1, as one module, so the library's
+// Built by `Scripts/fuzz.sh http` together with every file in Sources/TetherHTTP1, as one module, so the library's
 // internals are instrumented too. Any broken invariant ends in `fatalError`, which libFuzzer reports as a crash
 // and saves the input. Checked:
 // - Fed whole, split at a point the input picks (its first byte), in pieces of a size it picks (its second), and

@@ -1,7 +1,7 @@
 // libFuzzer entry point for TetherHTTP1's client side: parse arbitrary bytes as the responses to a few requests,
 // whole and split, then close the connection; and write requests built from what was parsed.
 //
-// Built by Scripts/fuzz-http-response.sh together with every file in Sources/TetherHTTP1, as one module. Any broken
+// Built by `Scripts/fuzz.sh http-response` together with every file in Sources/TetherHTTP1, as one module. Any broken
 // invariant ends in `fatalError`, which libFuzzer reports as a crash and saves the input. Checked:
 // - Fed whole, split at a point the input picks, in pieces of a size it picks, and (for small inputs) a byte at a
 //   time, the parser yields the same events (body bytes joined) and then the same error, or none.

@@ -1,6 +1,6 @@
 // libFuzzer entry point for TetherJSON: parse, validate, write, re-parse and decode arbitrary bytes.
 //
-// Built by Scripts/fuzz-json.sh together with every file in Sources/TetherJSON, as one module, so the library's
+// Built by `Scripts/fuzz.sh json` together with every file in Sources/TetherJSON, as one module, so the library's
 // internals are instrumented too. Any broken invariant ends in `fatalError`, which libFuzzer reports as a crash
 // and saves the input. Parts that need code still being written are behind compilation conditions that the
 // script sets when that code exists:
