@@ -48,14 +48,9 @@ import TetherTestSupport
             print("skipped: the tether executable is not built beside the tests")
             return
         }
-        let environment = ProcessInfo.processInfo.environment
-        let seeds: [UInt64]
-        if let one = environment["TETHER_KILL_SEED"].flatMap({ UInt64($0) }) {
-            seeds = [one]
-        } else {
-            let count = environment["TETHER_KILL_SEEDS"].flatMap { Int($0) } ?? Self.ciSeeds
-            seeds = (0..<UInt64(max(1, count))).map { 20_261_202 + $0 }
-        }
+        let seeds = seedsFromEnvironment(
+            one: "TETHER_KILL_SEED", count: "TETHER_KILL_SEEDS", defaultCount: Self.ciSeeds
+        ) { 20_261_202 + $0 }
         var totals = Counts()
         for seed in seeds {
             let (counts, problems) = try await onThread {

@@ -20,14 +20,9 @@ import TetherTestSupport
 @MainActor
 @Suite(.serialized, .timeLimit(.minutes(20))) struct OutboxModelTests {
     @Test func seededRunsKeepEveryWriteExactlyOnceInOrder() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seeds: [UInt64]
-        if let one = environment["TETHER_MODEL_SEED"].flatMap({ UInt64($0) }) {
-            seeds = [one]
-        } else {
-            let count = environment["TETHER_MODEL_SEEDS"].flatMap { Int($0) } ?? OutboxModel.ciSeeds
-            seeds = (0..<UInt64(max(1, count))).map { $0 &* 0x9E37_79B9 &+ 17 }
-        }
+        let seeds = seedsFromEnvironment(
+            one: "TETHER_MODEL_SEED", count: "TETHER_MODEL_SEEDS", defaultCount: OutboxModel.ciSeeds
+        ) { $0 &* 0x9E37_79B9 &+ 17 }
         var totals = OutboxModel.Counts()
         for seed in seeds {
             let model = try await OutboxModel(seed: seed)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// SplitMix64: a small generator whose whole sequence follows from its seed, so that a seeded test run (the outbox's
 /// model-based test, the kill -9 scenarios) can be repeated exactly.
 package struct SeededRandom: RandomNumberGenerator, Sendable {
@@ -15,4 +17,15 @@ package struct SeededRandom: RandomNumberGenerator, Sendable {
 
     /// A number in `0..<bound` (`bound` > 0).
     package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+/// The seeds a seeded test runs: the one named by the environment variable `one` (to repeat a failure), else
+/// `count`'s number of seeds (the variable `count`, else `defaultCount`), each made from its index by `seed`.
+package func seedsFromEnvironment(
+    one: String, count: String, defaultCount: Int, seed: (UInt64) -> UInt64
+) -> [UInt64] {
+    let environment = ProcessInfo.processInfo.environment
+    if let single = environment[one].flatMap({ UInt64($0) }) { return [single] }
+    let number = environment[count].flatMap { Int($0) } ?? defaultCount
+    return (0..<UInt64(max(1, number))).map(seed)
 }

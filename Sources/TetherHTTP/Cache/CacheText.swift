@@ -23,6 +23,25 @@ enum CacheText {
         String(decoding: text.utf8.map { isLetter($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
+    /// The members of a comma-separated list value (RFC 9110 §5.6.1), trimmed, empty ones dropped; a comma inside
+    /// a quoted string does not separate.
+    static func listMembers(_ value: String) -> [String] {
+        var members: [String] = []
+        var current: [UInt8] = []
+        var quoted = false
+        for byte in value.utf8 {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if byte == UInt8(ascii: ","), !quoted {
+                members.append(trimmed(String(decoding: current, as: UTF8.self)))
+                current.removeAll()
+            } else {
+                current.append(byte)
+            }
+        }
+        members.append(trimmed(String(decoding: current, as: UTF8.self)))
+        return members.filter { !$0.isEmpty }
+    }
+
     /// The comma-separated elements of every `name` field, trimmed, empty elements dropped.
     static func listElements(of name: String, in headers: HTTPHeaders) -> [String] {
         headers.values(for: name).flatMap { value in

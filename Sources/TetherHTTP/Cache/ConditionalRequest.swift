@@ -53,22 +53,7 @@ enum ConditionalRequest {
 
     /// The entity tags of `If-None-Match` lines: comma-separated, a comma inside a quoted tag kept.
     static func entityTags(in lines: [String]) -> [String] {
-        var tags: [String] = []
-        for line in lines {
-            var current: [UInt8] = []
-            var quoted = false
-            for byte in line.utf8 {
-                if byte == UInt8(ascii: "\"") { quoted.toggle() }
-                if byte == UInt8(ascii: ","), !quoted {
-                    tags.append(CacheText.trimmed(String(decoding: current, as: UTF8.self)))
-                    current.removeAll()
-                } else {
-                    current.append(byte)
-                }
-            }
-            tags.append(CacheText.trimmed(String(decoding: current, as: UTF8.self)))
-        }
-        return tags.filter { !$0.isEmpty }
+        lines.flatMap { CacheText.listMembers($0) }
     }
 
     /// Weak comparison (RFC 9110 §8.8.3.2): equal opaque tags, either or both marked weak.

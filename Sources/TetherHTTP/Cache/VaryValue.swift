@@ -22,20 +22,7 @@ enum VaryValue {
 
     /// `value` (a field's lines combined) normalised for field `name` (lowercased).
     static func normalized(_ value: String, name: String) -> String {
-        var members: [String] = []
-        var current: [UInt8] = []
-        var quoted = false
-        for byte in value.utf8 {
-            if byte == UInt8(ascii: "\"") { quoted.toggle() }
-            if byte == UInt8(ascii: ","), !quoted {
-                members.append(CacheText.trimmed(String(decoding: current, as: UTF8.self)))
-                current.removeAll()
-            } else {
-                current.append(byte)
-            }
-        }
-        members.append(CacheText.trimmed(String(decoding: current, as: UTF8.self)))
-        let joined = members.filter { !$0.isEmpty }.joined(separator: ", ")
+        let joined = CacheText.listMembers(value).joined(separator: ", ")
         return caseInsensitiveFields.contains(name) ? CacheText.lowercased(joined) : joined
     }
 }

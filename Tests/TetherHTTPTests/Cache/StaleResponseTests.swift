@@ -42,14 +42,7 @@ import TetherSync
         #expect(second.data == Data(#"{"v": 1}"#.utf8))
         #expect(second.headers["Age"] != nil)
         // The background revalidation lands; the next request is served its fresh result from the cache.
-        let cache = try #require(client.configuration.cache)
-        let url = URL(string: stubBase.absoluteString + "/a")!
-        let deadline = ContinuousClock.now + .seconds(30)
-        while cache.lookup(method: .get, url: url, requestHeaders: [:], now: Date()).freshResponse == nil,
-            ContinuousClock.now < deadline
-        {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await client.waitUntilFresh()
         let third = try await client.send(Request<Data>(path: "/a"))
         #expect(third.data == Data(#"{"v": 2}"#.utf8))
         #expect(!third.isStale)
@@ -80,14 +73,7 @@ import TetherSync
             #expect(response.isStale && response.isRevalidating)
         }
         released.withLock { $0 = true }
-        let cache = try #require(client.configuration.cache)
-        let url = URL(string: stubBase.absoluteString + "/a")!
-        let deadline = ContinuousClock.now + .seconds(30)
-        while cache.lookup(method: .get, url: url, requestHeaders: [:], now: Date()).freshResponse == nil,
-            ContinuousClock.now < deadline
-        {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await client.waitUntilFresh()
         #expect(stub.requests.count == 2)
         let fresh = try await client.send(Request<Data>(path: "/a"))
         #expect(!fresh.isStale && !fresh.isRevalidating)
@@ -152,6 +138,18 @@ import TetherSync
 }
 
 extension HTTPClient {
+    /// Waits (up to 30 s) until the cache holds a fresh response for GET /a: a background revalidation landed.
+    fileprivate func waitUntilFresh() async throws {
+        let cache = try #require(configuration.cache)
+        let url = URL(string: stubBase.absoluteString + "/a")!
+        let deadline = ContinuousClock.now + .seconds(30)
+        while cache.lookup(method: .get, url: url, requestHeaders: [:], now: Date()).freshResponse == nil,
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Sends GET /a twice and returns the second response.
     fileprivate func sendTwice() async throws -> Response<Data> {
         _ = try await send(Request<Data>(path: "/a"))
