@@ -119,8 +119,10 @@ enum Bench {
         }
     }
 
-    private static func median(_ values: [Double]) -> Double {
+    /// The true median: the mean of the two middle values of an even count.
+    static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
         let middle = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }

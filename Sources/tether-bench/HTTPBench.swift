@@ -50,14 +50,14 @@ enum HTTPBench {
         case .success(let figures):
             let pass =
                 figures.ratio <= 1.10 && figures.memoryHitMedian <= 20 && figures.coalesced == 1
-                && figures.staleHitRatio <= 1.10 && figures.diskHitP99 <= 100
+                && figures.staleHitRatio <= 1.10 && figures.diskHitP99 <= 100 && figures.native.pass
             Bench.emit(
                 "http summary client-vs-urlsession=\(Bench.format(figures.ratio, 3))x"
                     + " memory-hit=\(Bench.format(figures.memoryHitMedian, 1))us coalesced=\(figures.coalesced)/100"
                     + " swr-hit=\(Bench.format(figures.staleHitRatio, 2))x-fresh"
-                    + " disk-hit-p99=\(Bench.format(figures.diskHitP99, 1))us"
+                    + " disk-hit-p99=\(Bench.format(figures.diskHitP99, 1))us \(figures.native.summary)"
                     + " targets: ratio<=1.10 memory-hit<=20us coalesced==1 swr-hit<=1.10x disk-hit-p99<=100us"
-                    + " \(pass ? "PASS" : "FAIL")")
+                    + " native-pace>=1x native-cpu<=1.2x native-https-cpu<=1.3x \(pass ? "PASS" : "FAIL")")
             Bench.note("# total \(Bench.format(Bench.now() - started, 1)) s")
             return options.check && !pass ? 1 : 0
         }
@@ -71,6 +71,28 @@ enum HTTPBench {
         /// A stale-while-revalidate hit's median against a fresh memory hit's.
         var staleHitRatio = 0.0
         var diskHitP99 = 0.0
+        var native = NativeFigures()
+    }
+
+    /// The native transport against curl; `nil` when not measured (no curl or openssl: the summary cannot pass).
+    struct NativeFigures: Sendable {
+        /// Sequential requests per second, native / curl (target ≥ 1).
+        var paceToCurl: Double?
+        /// Client CPU per request over http, native / curl (target ≤ 1.2).
+        var cpuToCurl: Double?
+        /// Client CPU per request over https, native / curl (target ≤ 1.3).
+        var httpsCPUToCurl: Double?
+
+        var pass: Bool {
+            guard let paceToCurl, let cpuToCurl, let httpsCPUToCurl else { return false }
+            return paceToCurl >= 1 && cpuToCurl <= 1.2 && httpsCPUToCurl <= 1.3
+        }
+
+        var summary: String {
+            func show(_ value: Double?) -> String { value.map { Bench.format($0, 2) + "x" } ?? "SKIP" }
+            return "native-pace=\(show(paceToCurl))-curl native-cpu=\(show(cpuToCurl))-curl"
+                + " native-https-cpu=\(show(httpsCPUToCurl))-curl"
+        }
     }
 
     static func measure(_ options: BenchOptions) async throws -> Figures {
@@ -121,11 +143,11 @@ enum HTTPBench {
         #if os(Linux)
             switch ProcessInfo.processInfo.environment["TETHER_BENCH_HTTP_ONLY"] {
             case "https":
-                try await compareHTTPS(quick: options.quick)
+                _ = try await compareHTTPS(quick: options.quick)
                 return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
             case "transports":
-                let rate = try await compareTransports(base: base, request: request, quick: options.quick)
-                try await compareHTTPWithCurl(base: base, quick: options.quick, urlSessionRate: rate)
+                let rates = try await compareTransports(base: base, request: request, quick: options.quick)
+                _ = try await compareHTTPWithCurl(base: base, quick: options.quick, urlSessionRate: rates.urlSession)
                 return Figures(ratio: 0, memoryHitMedian: 0, coalesced: 0)
             default: break
             }
@@ -143,7 +165,7 @@ enum HTTPBench {
         // The median of the per-round ratios: both sides of a round ran back to back under the same load, so a
         // change of load between rounds cancels out, and a round disturbed on one side only is an outlier.
         let roundRatios = zip(clientTiming.cpuRounds, sessionTiming.cpuRounds).map { $0 / $1 }
-        let ratio = percentile(roundRatios, 0.5)
+        let ratio = Bench.median(roundRatios)
         Bench.note(
             "# sequential rounds, wall µs/request: urlsession \(sessionTiming.wallRounds.map { Bench.format($0, 0) })"
                 + " client \(clientTiming.wallRounds.map { Bench.format($0, 0) })")
@@ -162,7 +184,7 @@ enum HTTPBench {
         let hits = options.quick ? 2_000 : 20_000
         let memoryClient = HTTPClient(baseURL: base) { $0.cache = HTTPCache(configuration: .init()) }
         let memoryTimes = try await timeHits(memoryClient, request, count: hits)
-        let memoryMedian = percentile(memoryTimes, 0.5)
+        let memoryMedian = Bench.median(memoryTimes)
         line("memory-hit", memoryMedian, "us", memoryMedian / sessionTiming.wall)
         line("memory-hit-p99", percentile(memoryTimes, 0.99), "us", percentile(memoryTimes, 0.99) / sessionTiming.wall)
 
@@ -172,14 +194,14 @@ enum HTTPBench {
             $0.cache = HTTPCache(configuration: .init(memoryCostLimit: 0, directory: directory))
         }
         let diskTimes = try await timeHits(diskClient, request, count: hits / 10)
-        line("disk-hit", percentile(diskTimes, 0.5), "us", percentile(diskTimes, 0.5) / sessionTiming.wall)
+        line("disk-hit", Bench.median(diskTimes), "us", Bench.median(diskTimes) / sessionTiming.wall)
         line("disk-hit-p99", percentile(diskTimes, 0.99), "us", percentile(diskTimes, 0.99) / sessionTiming.wall)
 
         // A stale-while-revalidate hit: the stored response at once, a background revalidation started (one at a
         // time, coalesced); against the fresh memory hit above.
         let swrClient = HTTPClient(baseURL: base) { $0.cache = HTTPCache(configuration: .init()) }
         let swrTimes = try await timeHits(swrClient, Request<Post>(path: "/post-swr"), count: hits)
-        let swrMedian = percentile(swrTimes, 0.5)
+        let swrMedian = Bench.median(swrTimes)
         line("swr-hit", swrMedian, "us", swrMedian / memoryMedian)
         line(
             "swr-hit-p99", percentile(swrTimes, 0.99), "us", percentile(swrTimes, 0.99) / percentile(memoryTimes, 0.99))
@@ -206,14 +228,19 @@ enum HTTPBench {
         // (d) The transports, through the client: sequential GETs on one keep-alive connection, then batches of
         // concurrent GETs over the pool.
         #if os(Linux)
-            let rate = try await compareTransports(base: base, request: request, quick: options.quick)
-            try await compareHTTPWithCurl(base: base, quick: options.quick, urlSessionRate: rate)
+            let rates = try await compareTransports(base: base, request: request, quick: options.quick)
+            let curl = try await compareHTTPWithCurl(
+                base: base, quick: options.quick, urlSessionRate: rates.urlSession)
             // (e) HTTPS: the native transport against curl.
-            try await compareHTTPS(quick: options.quick)
+            let https = try await compareHTTPS(quick: options.quick)
+            let native = NativeFigures(
+                paceToCurl: curl.map { rates.native / $0.curlRate }, cpuToCurl: curl?.cpuRatio, httpsCPUToCurl: https)
+        #else
+            let native = NativeFigures()
         #endif
         return Figures(
             ratio: ratio, memoryHitMedian: memoryMedian, coalesced: coalesced, staleHitRatio: swrMedian / memoryMedian,
-            diskHitP99: percentile(diskTimes, 0.99))
+            diskHitP99: percentile(diskTimes, 0.99), native: native)
     }
 
     /// Hidden, for a profiler (`TETHER_BENCH_HTTP_PROFILE=<side> perf record -g …`): 20,000 GETs of one side
@@ -327,7 +354,7 @@ enum HTTPBench {
                 try await body()
                 times.append(microseconds(ContinuousClock.now - start))
             }
-            Bench.note("# pipeline \(name): median \(Bench.format(percentile(times, 0.5), 1)) µs per send")
+            Bench.note("# pipeline \(name): median \(Bench.format(Bench.median(times), 1)) µs per send")
         }
     }
 
@@ -365,7 +392,9 @@ enum HTTPBench {
         /// The sequential runs alternate between the contenders, three each; each figure is the median of its
         /// three. Returns URLSession's sequential requests per second, for the curl line
         /// (``compareHTTPWithCurl(base:quick:urlSessionRate:)``).
-        static func compareTransports(base: URL, request: Request<Post>, quick: Bool) async throws -> Double {
+        static func compareTransports(
+            base: URL, request: Request<Post>, quick: Bool
+        ) async throws -> (urlSession: Double, native: Double) {
             func client(_ transport: any HTTPTransport) -> HTTPClient {
                 HTTPClient(baseURL: base) {
                     $0.transport = transport
@@ -397,20 +426,27 @@ enum HTTPBench {
                     + contenders.indices.map { "\(contenders[$0].0) \(rates[$0].map { Bench.format($0, 0) })" }
                     .joined(separator: ", "))
             let sequential = contenders.indices.map {
-                (rate: percentile(rates[$0], 0.5), cpu: percentile(cpus[$0], 0.5))
+                (rate: Bench.median(rates[$0]), cpu: Bench.median(cpus[$0]))
             }
+            // Three runs per side, alternating which goes first; the median of each side's runs.
             let batches = quick ? 5 : 20
-            var concurrent: [Double] = []
-            for (_, client) in contenders {
-                let start = ContinuousClock.now
-                for _ in 0..<batches {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for _ in 0..<64 { group.addTask { blackHole(try await client.send(request).value) } }
-                        try await group.waitForAll()
+            var concurrentRuns = Array(repeating: [Double](), count: contenders.count)
+            for run in 0..<3 {
+                for offset in contenders.indices {
+                    let index = (run + offset) % contenders.count
+                    let client = contenders[index].1
+                    let start = ContinuousClock.now
+                    for _ in 0..<batches {
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            for _ in 0..<64 { group.addTask { blackHole(try await client.send(request).value) } }
+                            try await group.waitForAll()
+                        }
                     }
+                    concurrentRuns[index].append(
+                        Double(batches * 64) / (microseconds(ContinuousClock.now - start) / 1e6))
                 }
-                concurrent.append(Double(batches * 64) / (microseconds(ContinuousClock.now - start) / 1e6))
             }
+            let concurrent = concurrentRuns.map { Bench.median($0) }
             for (index, (name, _)) in contenders.enumerated() {
                 Bench.emit(
                     "http sequential \(name) \(Bench.format(sequential[index].rate, 0)) req/s"
@@ -426,7 +462,7 @@ enum HTTPBench {
                     "http concurrent-64 \(name) \(Bench.format(concurrent[index], 0)) req/s"
                         + " \(Bench.format(concurrent[index] / concurrent[0], 3))")
             }
-            return sequential[0].rate
+            return (sequential[0].rate, sequential[1].rate)
         }
     #endif
 
@@ -452,8 +488,8 @@ enum HTTPBench {
         }
         return bodies.indices.map { index in
             Timing(
-                wallRounds: wall[index], wall: percentile(wall[index], 0.5), cpuRounds: cpu[index],
-                cpu: percentile(cpu[index], 0.5))
+                wallRounds: wall[index], wall: Bench.median(wall[index]), cpuRounds: cpu[index],
+                cpu: Bench.median(cpu[index]))
         }
     }
 

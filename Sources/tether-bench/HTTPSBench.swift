@@ -19,12 +19,13 @@
         /// (the process's CPU time then, minus that of the one-URL run): both contenders make the server do the
         /// same work. Each figure is the median of 9 runs; the ratio is the median of the per-run ratios. On a
         /// machine shared with other work the sequential case varies by tens of percent from run to run.
-        static func compareHTTPS(quick: Bool) async throws {
+        /// Returns the `https-sequential-cpu` ratio, or `nil` when openssl or curl is missing (said as SKIP).
+        static func compareHTTPS(quick: Bool) async throws -> Double? {
             let openssl = "/usr/bin/openssl"
             let curl = "/usr/bin/curl"
             guard FileManager.default.isExecutableFile(atPath: openssl) else {
-                Bench.note("# https: skipped, no \(openssl)")
-                return
+                Bench.emit("http https-sequential-cpu SKIP (no \(openssl))")
+                return nil
             }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tether-bench-tls-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -44,8 +45,9 @@
             let server = HTTPServer(
                 configuration: configuration, responders: [PostResponder(counter: RequestCounter())])
             let port = try await server.start()
+            let ratio: Double?
             do {
-                try await compareHTTPS(
+                ratio = try await compareHTTPS(
                     port: port, certificate: certificate,
                     curl: FileManager.default.isExecutableFile(atPath: curl) ? curl : nil,
                     quick: quick)
@@ -54,9 +56,12 @@
                 throw error
             }
             await server.stop()
+            return ratio
         }
 
-        private static func compareHTTPS(port: Int, certificate: String, curl: String?, quick: Bool) async throws {
+        private static func compareHTTPS(
+            port: Int, certificate: String, curl: String?, quick: Bool
+        ) async throws -> Double? {
             let base = URL(string: "https://127.0.0.1:\(port)")!
             var native = NativeTransport.Configuration()
             native.tls.additionalTrustedCertificates = [URL(fileURLWithPath: certificate)]
@@ -74,12 +79,16 @@
             for _ in 0..<3 { blackHole(try await client.send(closing).value) }
 
             let url = base.appendingPathComponent("post").absoluteString
-            try await compareWithCurl(
+            let ratio = try await compareWithCurl(
                 "https-sequential-cpu", client: client, request: keepAlive, count: sequentialCount, curl: curl,
                 curlArguments: ["-sf", "--cacert", certificate], url: url)
-            try await compareWithCurl(
+            // Not the same work on both sides: the native transport keeps one TLS context (certificates loaded
+            // once) for every connection, while curl builds one per connection. Said on the line.
+            _ = try await compareWithCurl(
                 "https-handshake-cpu", client: client, request: closing, count: handshakeCount, curl: curl,
-                curlArguments: ["-sf", "--cacert", certificate, "--no-sessionid", "-H", "Connection: close"], url: url)
+                curlArguments: ["-sf", "--cacert", certificate, "--no-sessionid", "-H", "Connection: close"], url: url,
+                caveat: "tls-context: native reuses one, curl builds one per connection")
+            return ratio
         }
 
         /// `http sequential-client-cpu` (curl, then native): ``NativeTransport`` against curl over plain http, CPU µs
@@ -89,11 +98,16 @@
         /// those runs (wall time, start-up subtracted; the median of 9), as a ratio to `urlSessionRate`, URLSession's
         /// in the `sequential` case: what a single-threaded client on libcurl reaches against the same server.
         /// Skipped without `/usr/bin/curl`.
-        static func compareHTTPWithCurl(base: URL, quick: Bool, urlSessionRate: Double) async throws {
+        ///
+        /// Returns curl's pace (requests per second) and the CPU ratio (native / curl), or `nil` without curl
+        /// (said as SKIP).
+        static func compareHTTPWithCurl(
+            base: URL, quick: Bool, urlSessionRate: Double
+        ) async throws -> (curlRate: Double, cpuRatio: Double)? {
             let curl = "/usr/bin/curl"
             guard FileManager.default.isExecutableFile(atPath: curl) else {
-                Bench.note("# sequential-client-cpu: skipped, no \(curl)")
-                return
+                Bench.emit("http sequential-client-cpu SKIP (no \(curl))")
+                return nil
             }
             let client = HTTPClient(baseURL: base) {
                 $0.transport = NativeTransport()
@@ -102,19 +116,32 @@
             }
             let request = Request<Post>(path: "/post")
             for _ in 0..<50 { blackHole(try await client.send(request).value) }
-            try await compareWithCurl(
+            var curlRate = Double.nan
+            let ratio = try await compareWithCurl(
                 "sequential-client-cpu", client: client, request: request, count: quick ? 300 : 2_000, curl: curl,
                 curlArguments: ["-sf"], url: base.appendingPathComponent("post").absoluteString,
-                urlSessionRate: urlSessionRate)
+                urlSessionRate: urlSessionRate, curlRate: &curlRate)
+            return ratio.map { (curlRate, $0) }
         }
 
         /// Runs `count` sends of `request` through `client`, then curl fetching `url` `count` times in one process,
         /// 9 times; prints the medians and the median of the per-run ratios (native / curl). Without curl, the
-        /// native side's process CPU alone.
+        /// native side's process CPU alone. Returns the ratio, `nil` without curl; `curlRate` gets curl's pace.
         private static func compareWithCurl(
             _ name: String, client: HTTPClient, request: Request<Post>, count: Int, curl: String?,
-            curlArguments: [String], url: String, urlSessionRate: Double? = nil
-        ) async throws {
+            curlArguments: [String], url: String, urlSessionRate: Double? = nil, caveat: String? = nil
+        ) async throws -> Double? {
+            var unused = 0.0
+            return try await compareWithCurl(
+                name, client: client, request: request, count: count, curl: curl, curlArguments: curlArguments,
+                url: url, urlSessionRate: urlSessionRate, caveat: caveat, curlRate: &unused)
+        }
+
+        private static func compareWithCurl(
+            _ name: String, client: HTTPClient, request: Request<Post>, count: Int, curl: String?,
+            curlArguments: [String], url: String, urlSessionRate: Double? = nil, caveat: String? = nil,
+            curlRate rate: inout Double
+        ) async throws -> Double? {
             var nativeRuns: [Double] = []
             var wallRuns: [Double] = []
             var curlRuns: [Double] = []
@@ -138,8 +165,8 @@
                     + " wall \(wallRuns.map { Bench.format($0, 0) }); server's share \(serverRuns.map { Bench.format($0, 0) });"
                     + " curl \(curlRuns.map { Bench.format($0, 0) }), wall \(curlWallRuns.map { Bench.format($0, 0) })")
             guard !curlRuns.isEmpty else {
-                Bench.emit("http \(name) native \(Bench.format(percentile(nativeRuns, 0.5), 1)) us -")
-                return
+                Bench.emit("http \(name) native \(Bench.format(Bench.median(nativeRuns), 1)) us - SKIP (no curl)")
+                return nil
             }
             // Each run's native side minus the server's share in the same run, and its ratio to curl's run: the
             // median of the per-run ratios, as load that changes between runs cancels within one.
@@ -148,15 +175,17 @@
             if let urlSessionRate {
                 // The peer's own pace on the same server: curl's requests per second (start-up subtracted), as a
                 // ratio to URLSession's in the `sequential` case.
-                let curlRate = 1e6 / percentile(curlWallRuns, 0.5)
+                let curlRate = 1e6 / Bench.median(curlWallRuns)
+                rate = curlRate
                 Bench.emit(
                     "http sequential curl \(Bench.format(curlRate, 0)) req/s \(Bench.format(curlRate / urlSessionRate, 3))"
                 )
             }
-            Bench.emit("http \(name) curl \(Bench.format(percentile(curlRuns, 0.5), 1)) us 1.000")
+            Bench.emit("http \(name) curl \(Bench.format(Bench.median(curlRuns), 1)) us 1.000")
             Bench.emit(
-                "http \(name) native \(Bench.format(percentile(clientRuns, 0.5), 1)) us"
-                    + " \(Bench.format(percentile(ratios, 0.5), 3))")
+                "http \(name) native \(Bench.format(Bench.median(clientRuns), 1)) us"
+                    + " \(Bench.format(Bench.median(ratios), 3))" + (caveat.map { " (\($0))" } ?? ""))
+            return Bench.median(ratios)
         }
 
         /// Runs curl with `arguments` (output discarded): the CPU seconds it used, those this process used meanwhile,

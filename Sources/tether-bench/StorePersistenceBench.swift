@@ -116,12 +116,12 @@ enum StorePersistenceBench {
             }
         }
         await closePrevious()
-        results.ingest = median(persisted) / median(memory)
+        results.ingest = Bench.median(persisted) / Bench.median(memory)
         if runs("ingest") {
             Bench.emit(
-                "store persisted-ingest-\(count / 1000)k\(suffix) \(Bench.format(median(persisted) * 1000, 2)) ms "
+                "store persisted-ingest-\(count / 1000)k\(suffix) \(Bench.format(Bench.median(persisted) * 1000, 2)) ms "
                     + Bench.format(results.ingest, 3))
-            Bench.note("#   in memory \(Bench.format(median(memory) * 1000, 2)) ms")
+            Bench.note("#   in memory \(Bench.format(Bench.median(memory) * 1000, 2)) ms")
         }
 
         // 2. Cold start.
@@ -146,11 +146,11 @@ enum StorePersistenceBench {
                     raw.append(rawTime)
                 }
             }
-            results.coldStart = median(ours) / median(raw)
+            results.coldStart = Bench.median(ours) / Bench.median(raw)
             Bench.emit(
-                "store cold-start\(suffix) \(Bench.format(median(ours) * 1e6, 0)) us \(Bench.format(results.coldStart, 3))"
+                "store cold-start\(suffix) \(Bench.format(Bench.median(ours) * 1e6, 0)) us \(Bench.format(results.coldStart, 3))"
             )
-            Bench.note("#   raw C API open, read and decode \(Bench.format(median(raw) * 1e6, 0)) us")
+            Bench.note("#   raw C API open, read and decode \(Bench.format(Bench.median(raw) * 1e6, 0)) us")
         }
 
         // 3. Enqueue.
@@ -187,11 +187,6 @@ enum StorePersistenceBench {
             }
         }
         return results
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
     }
 
     // MARK: - Cold start
@@ -346,7 +341,7 @@ enum StorePersistenceBench {
             }.value
             rawTimes += raw.insert(values: values, range: round * perRound..<(round + 1) * perRound)
         }
-        return (median(ours), median(rawTimes))
+        return (Bench.median(ours), Bench.median(rawTimes))
     }
 
     /// The baseline of the enqueue case: a table of three columns, filled by the C API alone.
@@ -480,14 +475,20 @@ enum StorePersistenceBench {
             for task in tasks where !(await task.value) { failed = true }
             return failed ? nil : Double(perRound) / (Bench.now() - start)
         }
-        /// Sends `perRound` PATCHes of the direct side's note, each awaited: edits per second.
-        func directRound() async -> Double {
+        /// Sends `perRound` PATCHes of the direct side's note, each awaited: edits per second, or `nil` when one
+        /// failed (a failed PATCH is not an edit; the case then has no ratio).
+        func directRound() async -> Double? {
             let start = Bench.now()
             for _ in 0..<perRound {
                 index += 1
                 let body = ["title": "direct \(index)"]
-                _ = try? await client.send(
-                    Request<BenchNote>(path: "/notes/\(directID)", method: .patch, body: .json(body)))
+                do {
+                    _ = try await client.send(
+                        Request<BenchNote>(path: "/notes/\(directID)", method: .patch, body: .json(body)))
+                } catch {
+                    Bench.note("# outbox-1000: a direct PATCH failed: \(error)")
+                    return nil
+                }
             }
             return Double(perRound) / (Bench.now() - start)
         }
@@ -506,7 +507,8 @@ enum StorePersistenceBench {
             return nil
         }
         for _ in 0..<rounds {
-            direct.append(await directRound())
+            guard let rate = await directRound() else { return nil }
+            direct.append(rate)
             if let note = memoryNote {
                 if let rate = await editRound(of: note, through: memoryStore, titled: "in memory") {
                     memory.append(rate)
@@ -537,8 +539,9 @@ enum StorePersistenceBench {
         let ratios = zip(outbox, direct).map { $0 / $1 }
         let awaitedRatios = zip(awaited, direct).map { $0 / $1 }
         return (
-            median(direct), median(outbox), median(ratios), memory.isEmpty ? nil : median(memory),
-            (median(awaited), median(awaitedRatios))
+            Bench.median(direct), Bench.median(outbox), Bench.median(ratios),
+            memory.isEmpty ? nil : Bench.median(memory),
+            (Bench.median(awaited), Bench.median(awaitedRatios))
         )
     }
 }
