@@ -97,7 +97,9 @@ enum JSONBench {
         }
         Bench.note("# total \(Bench.format(Bench.now() - started, 1)) s")
         if !failures.isEmpty { return 1 }
-        return options.check && (!pass || filesPass == false) ? 1 : 0
+        // Under --check a skipped comparison (the files absent) is a failure, with its reason.
+        if options.check, filesPass == nil { Bench.note("# FAILED under --check: the JSON files were not measured") }
+        return options.check && (!pass || filesPass != true) ? 1 : 0
     }
 
     static func makeInputs(quick: Bool) -> [Input] {
