@@ -2,7 +2,8 @@
 //
 // Tether: JSON from REST APIs into apps, kept in sync.
 //
-// Modules, bottom up (see ARCHITECTURE.md):
+// Modules, bottom up (see ARCHITECTURE.md, whose module graph Scripts/module-graph draws from this file):
+// - TetherSync: Locked (a lock ThreadSanitizer sees) and the sync helpers every module shares. CThreadSanitizer.
 // - TetherJSON: the JSON value, parser, writer, Codable decoder and encoder, lossy helpers.
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
 // - TetherIO: non-blocking I/O on Linux (an epoll event loop, TCP channels, timers, connecting with DNS and

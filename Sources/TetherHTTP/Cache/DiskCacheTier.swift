@@ -28,7 +28,7 @@ import TetherSync
 ///
 /// - Complexity: lookups and removals are O(1) in the number of entries plus the file I/O (O(n) in its size);
 ///   opening is O(n log n) in the number of files.
-/// - Thread safety: safe from any thread; the index and the file operations run under one `Mutex`, so disk work
+/// - Thread safety: safe from any thread; the index and the file operations run under one `Locked`, so disk work
 ///   is serialised.
 final class DiskCacheTier: Sendable {
     /// Why a directory cannot be used.

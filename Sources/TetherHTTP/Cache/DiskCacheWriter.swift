@@ -14,7 +14,7 @@ import TetherSync
 /// - ``flush()`` returns once every write queued before it has landed or failed. A failed write only sets
 ///   ``DiskCacheTier/lastError`` (it never reaches the request that stored the response); the entry is then a miss.
 ///
-/// Thread safety: every method may be called from any thread. The pending map is one `Mutex`, taken inside the
+/// Thread safety: every method may be called from any thread. The pending map is one `Locked`, taken inside the
 /// tier's lock by a queued write (never the other way round).
 final class DiskCacheWriter: Sendable {
     private struct Pending {

@@ -34,7 +34,7 @@ import TetherSync
 /// queue, for example before another process opens the directory).
 ///
 /// - Thread safety: `Sendable`; every method may be called from any thread or task. The memory tier sits behind
-///   one `Mutex` held only for dictionary-sized work; the disk tier serialises its file I/O behind its own.
+///   one `Locked` held only for dictionary-sized work; the disk tier serialises its file I/O behind its own.
 ///   Calls are synchronous and may do disk I/O (reads, removals, ``flush()``): call them from background tasks,
 ///   not from the main actor.
 public final class HTTPCache: Sendable {

@@ -3,7 +3,7 @@
 /// A dictionary from key to slot plus a doubly linked list threaded through an array of slots (freed slots are
 /// reused), so every operation is O(1) on average and no node is allocated separately.
 ///
-/// - Thread safety: a value type with no locking; the tiers keep it behind their `Mutex`.
+/// - Thread safety: a value type with no locking; the tiers keep it behind their `Locked`.
 struct LRUList<Key: Hashable, Value> {
     private struct Node {
         var key: Key

@@ -4,7 +4,7 @@
 /// costs more than the limit is not kept.
 ///
 /// - Complexity: every operation is O(1) on average, plus O(k) for k evicted entries.
-/// - Thread safety: a value type; ``HTTPCache`` keeps it behind a `Mutex`.
+/// - Thread safety: a value type; ``HTTPCache`` keeps it behind a `Locked`.
 struct MemoryCacheTier {
     let costLimit: Int
     private var entries = LRUList<String, CacheEntry>()

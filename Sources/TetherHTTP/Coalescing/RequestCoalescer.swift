@@ -15,7 +15,7 @@ import TetherSync
 /// A waiting caller that is cancelled stops waiting at once (and gets ``CoalescedCancellation``, with the attempts
 /// the work had started) without disturbing the others; when the last caller leaves, the work is cancelled too.
 ///
-/// Thread safety: any number of tasks may call ``value(for:inline:work:)`` at once; the state is one `Mutex`, never held
+/// Thread safety: any number of tasks may call ``value(for:inline:work:)`` at once; the state is one `Locked`, never held
 /// while the work runs or a waiter is resumed.
 final class RequestCoalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {

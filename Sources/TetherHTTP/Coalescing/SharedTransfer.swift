@@ -13,7 +13,7 @@ import TetherSync
 /// belongs to (``URLSessionTransport`` cancels its data task; other transports run each attempt in a task of its own,
 /// see ``withDeadline(_:operation:)``), so the retries after a timed-out attempt run in the same task.
 ///
-/// Thread safety: every member may be used from any thread; the state is one `Mutex`, never held while cancelling.
+/// Thread safety: every member may be used from any thread; the state is one `Locked`, never held while cancelling.
 final class SharedTransfer: TransferSharing {
     private struct State {
         /// The coalescer's task the transfer runs in, once it has one.

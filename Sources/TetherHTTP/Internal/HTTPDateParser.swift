@@ -1,4 +1,5 @@
 import Foundation
+import TetherHTTP1
 
 /// Parses and formats HTTP dates (RFC 9110 §5.6.7) by computing from the fields: no `DateFormatter`, no locale,
 /// no time-zone database.
@@ -44,14 +45,7 @@ enum HTTPDateParser {
     static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         let seconds = interval.isNaN ? 0 : Int(min(max(interval, -62_135_596_800), 253_402_300_799).rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
-        let weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday.
-        var yearText = String(year)
-        while yearText.utf8.count < 4 { yearText = "0" + yearText }
-        return "\(weekdayNames[weekday]), \(twoDigits(day)) \(monthNames[month - 1]) \(yearText) "
-            + "\(twoDigits(secondOfDay / 3600)):\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60)) GMT"
+        return IMFFixdate.string(secondsSince1970: seconds)
     }
 
     // MARK: - The three forms
@@ -143,15 +137,11 @@ enum HTTPDateParser {
 
     // MARK: - Names and scanning
 
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let weekdayNames = IMFFixdate.weekdays
     private static let longWeekdayNames = [
         "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
     ]
-    private static let monthNames = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-
-    private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    private static let monthNames = IMFFixdate.months
 
     /// Whether `bytes` spell `name` (ASCII letters, case-insensitively); a long weekday matches its short form only
     /// when spelled out in full.

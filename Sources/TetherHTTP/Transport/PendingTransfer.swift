@@ -18,7 +18,7 @@ import TetherSync
 /// The data task is only ever cancelled from a Dispatch thread or the deadline monitor's, never from a cancellation
 /// handler (see ``URLSessionTransport``).
 ///
-/// Thread safety: every member may be used from any thread; the state is one `Mutex`, never held while resuming or
+/// Thread safety: every member may be used from any thread; the state is one `Locked`, never held while resuming or
 /// cancelling.
 final class PendingTransfer: Sendable {
     typealias Outcome = Result<(Data, URLResponse), any Error>

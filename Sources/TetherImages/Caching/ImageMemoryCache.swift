@@ -7,7 +7,7 @@ import TetherSync
 /// The cost of an entry is its pixel bytes (``RGBAImage/cost``). An image costing more than the whole limit is not
 /// kept. A limit of 0 turns the cache off.
 ///
-/// - Threading: safe from any thread; the state is behind one `Mutex`, held only for dictionary work.
+/// - Threading: safe from any thread; the state is behind one `Locked`, held only for dictionary work.
 /// - Complexity: lookups, stores and evictions are O(1) each.
 public final class ImageMemoryCache: Sendable {
     /// What an entry is stored under.

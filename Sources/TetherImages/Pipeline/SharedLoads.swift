@@ -11,7 +11,7 @@ import TetherSync
 /// Used twice by ``ImagePipeline``: decodes keyed by URL and size, downloads keyed by URL. A decode waits for its
 /// download as one caller, so cancelling the last decode of a URL cancels the download.
 ///
-/// - Threading: safe from any thread; the table is behind one `Mutex`, and continuations are resumed and tasks
+/// - Threading: safe from any thread; the table is behind one `Locked`, and continuations are resumed and tasks
 ///   cancelled outside it.
 final class SharedLoads<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     typealias Waiter = CheckedContinuation<Result<Value, ImageError>, Never>
