@@ -88,7 +88,7 @@ let package = Package(
                 "TetherImages", "CJPEG", "CPNG",
             ]),
         // Test support shared by several test targets (certificates made with openssl); not a product.
-        .target(name: "TetherTestSupport", path: "Tests/TetherTestSupport"),
+        .target(name: "TetherTestSupport", dependencies: ["TetherSync"], path: "Tests/TetherTestSupport"),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
         .testTarget(

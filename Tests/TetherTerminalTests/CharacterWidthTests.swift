@@ -1,4 +1,5 @@
 import Testing
+import TetherSync
 import TetherTerminal
 
 @Suite struct CharacterWidthTests {
@@ -65,7 +66,7 @@ import TetherTerminal
             "a", "名", "\u{3099}", "\u{301}", "\u{FE0F}", "\u{200D}", "👍", "🏽", "\u{1100}", "\u{1161}", "가", "é",
             "\r", "\n", "\t", "─", "ｶ", "ﾞ", "🇯", "🇵", "\u{0600}", "1", "\u{25FD}", "𠮷",
         ]
-        var generator = SplitMix(seed: 6)
+        var generator = SplitMix64(seed: 6)
         for _ in 0..<2_000 {
             var text = ""
             for _ in 0..<Int(generator.next() % 8) { text += pieces[Int(generator.next() % UInt64(pieces.count))] }

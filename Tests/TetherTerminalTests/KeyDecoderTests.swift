@@ -1,4 +1,5 @@
 import Testing
+import TetherSync
 import TetherTerminal
 
 @Suite struct KeyDecoderTests {
@@ -152,7 +153,7 @@ import TetherTerminal
     }
 
     @Test func randomGarbageNeverCrashesAndDecodingIsSplitIndependent() {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<200 {
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0..<40, using: &generator) {
@@ -194,18 +195,5 @@ import TetherTerminal
         var other = KeyDecoder()
         #expect(other.decode(Array("\u{1B}[200~x\u{1B}[20".utf8)).isEmpty)
         #expect(other.decode(Array("5~y\u{1B}[201~".utf8)) == [.paste("x\u{1B}[205~y")])
-    }
-}
-
-/// A small seeded generator, so the random tests are repeatable.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

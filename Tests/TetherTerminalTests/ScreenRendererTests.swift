@@ -1,4 +1,5 @@
 import Testing
+import TetherSync
 import TetherTerminal
 
 @Suite struct ScreenRendererTests {
@@ -47,7 +48,7 @@ import TetherTerminal
     private static let words = ["Tether", "ノート", "パソコン", "1,280円", "名前", "a", "  ", "😀", "x y z", "é", "——"]
 
     /// A frame with random text in random styles at random places.
-    private func randomFrame(width: Int, height: Int, using generator: inout SplitMix) -> ScreenBuffer {
+    private func randomFrame(width: Int, height: Int, using generator: inout SplitMix64) -> ScreenBuffer {
         var frame = ScreenBuffer(width: width, height: height)
         for _ in 0..<Int.random(in: 0...(width * height / 4), using: &generator) {
             let word = Self.words.randomElement(using: &generator)!
@@ -64,7 +65,7 @@ import TetherTerminal
     }
 
     /// `frame` with a few random edits.
-    private func edited(_ frame: ScreenBuffer, using generator: inout SplitMix) -> ScreenBuffer {
+    private func edited(_ frame: ScreenBuffer, using generator: inout SplitMix64) -> ScreenBuffer {
         var frame = frame
         for _ in 0..<Int.random(in: 0...4, using: &generator) {
             let word = Self.words.randomElement(using: &generator)!
@@ -262,7 +263,7 @@ import TetherTerminal
 
     @Test func monochromeWritesNoColours() {
         var harness = Harness(width: 30, height: 8, colorMode: .monochrome)
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var frame = randomFrame(width: 30, height: 8, using: &generator)
         harness.show(frame)
         for _ in 0..<20 {
@@ -290,7 +291,7 @@ import TetherTerminal
 
     @Test(arguments: [ColorMode.palette256, .basic16])
     func randomFramesAndEditsAlwaysEndInTheNewFrame(mode: ColorMode) {
-        var generator = SplitMix(seed: mode == .basic16 ? 16 : 256)
+        var generator = SplitMix64(seed: mode == .basic16 ? 16 : 256)
         for size in [
             (width: 1, height: 1), (width: 2, height: 2), (width: 7, height: 3), (width: 31, height: 9),
             (width: 80, height: 24),
@@ -316,7 +317,7 @@ import TetherTerminal
     }
 
     @Test func outputSplitAtEveryByteInterpretsTheSame() {
-        var generator = SplitMix(seed: 99)
+        var generator = SplitMix64(seed: 99)
         var renderer = ScreenRenderer(colorMode: .palette256)
         let frame = randomFrame(width: 20, height: 6, using: &generator)
         let bytes = renderer.render(frame)

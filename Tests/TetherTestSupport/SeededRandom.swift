@@ -1,23 +1,9 @@
 import Foundation
+package import TetherSync
 
-/// SplitMix64: a small generator whose whole sequence follows from its seed, so that a seeded test run (the outbox's
-/// model-based test, the kill -9 scenarios) can be repeated exactly.
-package struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    package init(seed: UInt64) { state = seed }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound` (`bound` > 0).
-    package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
+/// The package's one SplitMix64 (TetherSync): a seeded test run (the outbox's model-based test, the kill -9
+/// scenarios) can be repeated exactly.
+package typealias SeededRandom = SplitMix64
 
 /// The seeds a seeded test runs: the one named by the environment variable `one` (to repeat a failure), else
 /// `count`'s number of seeds (the variable `count`, else `defaultCount`), each made from its index by `seed`.

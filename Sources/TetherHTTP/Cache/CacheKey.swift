@@ -1,4 +1,5 @@
 import Foundation
+import TetherSync
 
 /// Cache keys (RFC 9111 §2) and the disk tier's file names for them.
 ///
@@ -29,13 +30,7 @@ enum CacheKey {
         return String(repeating: "0", count: 16 - hex.utf8.count) + hex + "." + fileExtension
     }
 
-    /// The 64-bit FNV-1a hash of `bytes`: stable across processes and platforms, unlike `Hasher`.
-    static func fnv1a64(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    /// The 64-bit FNV-1a hash of `bytes` (TetherSync's `FNV1a`): stable across processes and platforms, unlike
+    /// `Hasher`.
+    static func fnv1a64(_ bytes: some Sequence<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
 }

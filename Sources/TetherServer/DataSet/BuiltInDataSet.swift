@@ -1,4 +1,5 @@
 public import TetherJSON
+import TetherSync
 
 /// The database `tether serve` uses when it is given no file: jsonplaceholder's collections (`posts`,
 /// `comments`, `albums`, `photos`, `users`, `todos`, with the same counts, keys, key order and relations)

@@ -1,3 +1,5 @@
+import TetherSync
+
 /// Hand-written text for the demo data, in English and Japanese: the notes a person keeps, blog posts on everyday
 /// themes, the people who write them and the replies they get. Posts and comments are assembled from these
 /// pieces with a seeded generator, so every run (and every seed) gives the same data.

@@ -1,3 +1,5 @@
+import TetherSync
+
 /// Lorem-like filler text made from invented syllables (not any real text), seeded.
 struct LoremWords {
     private static let syllables = [

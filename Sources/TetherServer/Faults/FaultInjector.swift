@@ -1,4 +1,5 @@
 import TetherHTTP1
+import TetherSync
 
 /// The faults chosen for one request.
 struct FaultPlan: Sendable, Equatable {
@@ -26,11 +27,11 @@ struct FaultPlan: Sendable, Equatable {
 /// - Thread safety: called from every connection thread; the generator is behind a lock.
 final class FaultInjector: Sendable {
     let configuration: FaultConfiguration
-    private let generator: Locked<SeededGenerator>
+    private let generator: Locked<SplitMix64>
 
     init(configuration: FaultConfiguration) {
         self.configuration = configuration
-        generator = Locked(SeededGenerator(seed: configuration.seed))
+        generator = Locked(SplitMix64(seed: configuration.seed))
     }
 
     /// Takes the fault script out of `request` (its header and query parameter) and returns the faults to apply,
@@ -43,13 +44,13 @@ final class FaultInjector: Sendable {
             if let latency = script.latency {
                 plan.latency =
                     latency.lowerBound == latency.upperBound
-                    ? latency.lowerBound : draw(in: latency, unit: generator.withLock { $0.nextUnit() })
+                    ? latency.lowerBound : draw(in: latency, unit: generator.withLock { $0.unit() })
             }
             return plan.isEmpty ? nil : plan
         }
         if configuration.isNone { return nil }
         let (latencyDraw, failDraw, resetDraw, truncateDraw) = generator.withLock {
-            ($0.nextUnit(), $0.nextUnit(), $0.nextUnit(), $0.nextUnit())
+            ($0.unit(), $0.unit(), $0.unit(), $0.unit())
         }
         var plan = FaultPlan()
         if let latency = configuration.latency { plan.latency = draw(in: latency, unit: latencyDraw) }

@@ -1,5 +1,6 @@
 public import TetherHTTP1
 import TetherJSON
+import TetherSync
 
 /// Serves generated pictures as Rakuten's thumbnail server does: `GET /images/<id>?_ex=WxH`.
 ///
@@ -75,7 +76,7 @@ public struct ImageResponder: HTTPResponder {
                 contentType = "image/jpeg"
             }
             guard let encoded else { return .jsonError(.internalServerError, "the image could not be encoded") }
-            let hash = stableHash(encoded)
+            let hash = FNV1a.hash(encoded)
             entry = ImageCache.Entry(
                 bytes: encoded, contentType: contentType, etag: "\"" + String(hash, radix: 16) + "\"")
             cache.store(entry, for: key)

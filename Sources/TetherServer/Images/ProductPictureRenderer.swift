@@ -1,3 +1,5 @@
+import TetherSync
+
 /// Draws a product picture for a catalog item: a few simple shapes that say what its genre sells (a laptop, a
 /// mug, a camera, a sneaker…) in a colour of the item's own, on a pale background with a soft shadow, so a list
 /// of results looks like a shop's and each item is recognisable. Everything comes from the item id: the same id
@@ -14,7 +16,7 @@ enum ProductPictureRenderer {
         let variant = parts.count > 1 ? Int(parts[1]) ?? 1 : 1
         let genres = RakutenVocabulary.genres
         let slug = genres[(max(item, 1) - 1) % genres.count].slug
-        var random = SplitMix64(seed: stableHash(id.utf8))
+        var random = SplitMix64(seed: FNV1a.hash(id.utf8))
         let accent = hsv(Double(random.int(in: 0...359)), 0.65, 0.85)
         let backgroundHue = Double(random.int(in: 0...359))
         let background = hsv(backgroundHue, 0.08 + 0.04 * Double(variant - 1), 0.97)

@@ -1,3 +1,5 @@
+import TetherSync
+
 /// Draws a thumbnail for an image id: a diagonal gradient between two colours and a pattern in a third,
 /// all derived from the id, so the same id always looks the same and neighbouring ids look different.
 enum ThumbnailRenderer {
@@ -7,7 +9,7 @@ enum ThumbnailRenderer {
 
     /// `width × height × 3` RGB bytes.
     static func render(id: String, width: Int, height: Int) -> [UInt8] {
-        let hash = stableHash(id.utf8)
+        let hash = FNV1a.hash(id.utf8)
         var random = SplitMix64(seed: hash)
         let hue = Double(hash % 360)
         let start = rgb(hue: hue, saturation: 0.55, value: 0.95)

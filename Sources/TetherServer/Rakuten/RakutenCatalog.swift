@@ -1,3 +1,5 @@
+import TetherSync
+
 /// The generated product catalog behind ``RakutenSearchResponder``: items with Japanese and English names,
 /// captions, shops, prices, reviews, genres and tags.
 ///

@@ -1,6 +1,7 @@
 import Dispatch
 public import Foundation
 import TetherSQLite
+import TetherSync
 
 #if canImport(Glibc)
     import Glibc
@@ -140,7 +141,7 @@ public final class StoreDatabase: Sendable {
         let base = baseURL?.absoluteString ?? "no-base-url"
         let host = (baseURL?.host ?? "local").filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
         let port = baseURL?.port.map { "-\($0)" } ?? ""
-        let name = "store-\(host)\(port)-\(hex(fnv1a(base))).sqlite"
+        let name = "store-\(host)\(port)-\(hex(FNV1a.hash(base.utf8))).sqlite"
         return folder.appendingPathComponent("tether", isDirectory: true).appendingPathComponent(name)
     }
 
@@ -151,15 +152,6 @@ public final class StoreDatabase: Sendable {
         guard rename(url.path, target) == 0 else { return nil }
         for suffix in ["-wal", "-shm"] { _ = rename(url.path + suffix, target + suffix) }
         return target
-    }
-
-    private static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return hash
     }
 
     private static func hex(_ value: UInt64) -> String {

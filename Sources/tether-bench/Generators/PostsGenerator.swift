@@ -1,9 +1,11 @@
+import TetherSync
+
 /// Makes a posts array like jsonplaceholder's `/posts`, deterministically from a seed.
 ///
 /// `[{"userId": 1, "id": 1, "title": "…", "body": "…\n…"}, …]`, indented by 2 spaces as json-server serves it;
 /// ten posts per user, Latin-looking words, four-line bodies joined with `\n`.
 struct PostsGenerator {
-    private var random: SeededGenerator
+    private var random: SplitMix64
     private let words: [EscapedText] = [
         "sunt", "aut", "facere", "repellat", "provident", "occaecati", "excepturi", "optio", "reprehenderit", "qui",
         "est", "esse", "ea", "molestias", "quasi", "exercitationem", "eum", "et", "nesciunt", "quas", "odio",
@@ -16,7 +18,7 @@ struct PostsGenerator {
     private let newline = EscapedText("\n")
 
     init(seed: UInt64) {
-        random = SeededGenerator(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     /// As many posts as fit in about `targetBytes` bytes.
@@ -48,7 +50,7 @@ struct PostsGenerator {
 
     private mutating func sentence(words count: ClosedRange<Int>) -> EscapedText {
         var text = random.pick(words)
-        for _ in 1..<random.int(count) {
+        for _ in 1..<random.int(in: count) {
             text.append(space)
             text.append(random.pick(words))
         }

@@ -1,3 +1,5 @@
+import TetherSync
+
 /// Makes Rakuten Ichiba Item Search responses (2022-06-01, formatVersion=1), deterministically from a seed.
 ///
 /// The shape follows /work/shared/reference/rakuten-ichiba-item-search.md §3 and the shared `search-sample.json`:
@@ -7,13 +9,13 @@
 /// `\"`, `\/` and an occasional `\u` escape, `genreId` as a string, `reviewAverage`/`affiliateRate` that are
 /// sometimes integer literals, and times that are `""` or `"YYYY-MM-DD HH:MM"`.
 struct RakutenGenerator {
-    private var random: SeededGenerator
+    private var random: SplitMix64
     private let shops: [Shop]
     private let vocabulary = Vocabulary()
 
     init(seed: UInt64) {
-        random = SeededGenerator(seed: seed)
-        var shopRandom = SeededGenerator(seed: seed ^ 0x5150_5150)
+        random = SplitMix64(seed: seed)
+        var shopRandom = SplitMix64(seed: seed ^ 0x5150_5150)
         shops = (0..<300).map { Shop(index: $0, random: &shopRandom) }
     }
 
@@ -73,18 +75,18 @@ struct RakutenGenerator {
 
     private mutating func writeItem(number: Int, into json: inout JSONTextWriter) {
         let shop = random.pick(shops)
-        let slug = "\(random.pick(vocabulary.slugWords))-\(random.int(1...999))"
-        let price = random.int(3...500) * 100 - random.pick([0, 0, 20, 10])
-        let maxPrice = random.chance(30) ? price + random.int(1...30) * 100 : price
-        let imageCount = random.chance(5) ? 0 : random.int(1...3)
-        let reviewCount = random.chance(25) ? 0 : random.int(1...5000)
+        let slug = "\(random.pick(vocabulary.slugWords))-\(random.int(in: 1...999))"
+        let price = random.int(in: 3...500) * 100 - random.pick([0, 0, 20, 10])
+        let maxPrice = random.chance(percent: 30) ? price + random.int(in: 1...30) * 100 : price
+        let imageCount = random.chance(percent: 5) ? 0 : random.int(in: 1...3)
+        let reviewCount = random.chance(percent: 25) ? 0 : random.int(in: 1...5000)
         let reviewAverage: Int
         if reviewCount == 0 {
             reviewAverage = 0
-        } else if random.chance(10) {
+        } else if random.chance(percent: 10) {
             reviewAverage = random.pick([100, 300, 400, 500])
         } else {
-            reviewAverage = random.int(250...500)
+            reviewAverage = random.int(in: 250...500)
         }
 
         json.beginObject()
@@ -93,7 +95,7 @@ struct RakutenGenerator {
         json.key("itemName")
         json.string(text(from: vocabulary.nameWords, separator: vocabulary.space, characters: 50...70))
         json.key("catchcopy")
-        json.string(random.chance(30) ? EscapedText() : random.pick(vocabulary.catchcopies))
+        json.string(random.chance(percent: 30) ? EscapedText() : random.pick(vocabulary.catchcopies))
         json.key("itemCode")
         json.plainString("\(shop.code):\(10_000_000 + number)")
         json.key("itemPrice")
@@ -141,16 +143,16 @@ struct RakutenGenerator {
         json.key("imageFlag")
         json.int(imageCount > 0 ? 1 : 0)
         json.key("availability")
-        json.int(random.chance(95) ? 1 : 0)
+        json.int(random.chance(percent: 95) ? 1 : 0)
         json.key("taxFlag")
         json.int(0)
         json.key("postageFlag")
-        json.int(random.chance(60) ? 0 : 1)
+        json.int(random.chance(percent: 60) ? 0 : 1)
         json.key("creditCardFlag")
         json.int(1)
         json.key("shopOfTheYearFlag")
         json.int(shop.ofTheYear ? 1 : 0)
-        let shipsOverseas = random.chance(15)
+        let shipsOverseas = random.chance(percent: 15)
         json.key("shipOverseasFlag")
         json.int(shipsOverseas ? 1 : 0)
         json.key("shipOverseasArea")
@@ -163,7 +165,7 @@ struct RakutenGenerator {
         json.plainString("")
         json.key("affiliateRate")
         json.hundredths(random.pick([100, 200, 250, 300, 400, 400, 450, 500, 800, 1000]))
-        let onSale = random.chance(15)
+        let onSale = random.chance(percent: 15)
         json.key("startTime")
         json.plainString(onSale ? timestamp(day: number % 28 + 1, hour: 10, minute: 0) : "")
         json.key("endTime")
@@ -172,7 +174,7 @@ struct RakutenGenerator {
         json.int(reviewCount)
         json.key("reviewAverage")
         json.hundredths(reviewAverage)
-        let pointCampaign = random.chance(20)
+        let pointCampaign = random.chance(percent: 20)
         json.key("pointRate")
         json.int(pointCampaign ? random.pick([2, 3, 5, 10]) : 1)
         json.key("pointRateStartTime")
@@ -180,7 +182,7 @@ struct RakutenGenerator {
         json.key("pointRateEndTime")
         json.plainString(pointCampaign ? timestamp(day: number % 21 + 7, hour: 23, minute: 59) : "")
         json.key("giftFlag")
-        json.int(random.chance(40) ? 1 : 0)
+        json.int(random.chance(percent: 40) ? 1 : 0)
         json.key("shopName")
         json.string(shop.name)
         json.key("shopCode")
@@ -189,8 +191,8 @@ struct RakutenGenerator {
         json.plainString(String(random.pick(vocabulary.genreIDs)))
         json.key("tagIds")
         json.beginArray()
-        for _ in 0..<random.int(0...5) {
-            json.int(random.int(1_000_000...1_010_000))
+        for _ in 0..<random.int(in: 0...5) {
+            json.int(random.int(in: 1_000_000...1_010_000))
         }
         json.endArray()
         json.endObject()
@@ -202,13 +204,13 @@ struct RakutenGenerator {
     private mutating func text(
         from pieces: [EscapedText], separator: EscapedText, characters: ClosedRange<Int>
     ) -> EscapedText {
-        let target = random.int(characters)
+        let target = random.int(in: characters)
         var order = Array(pieces.indices)
         var result = EscapedText()
         var used = 0
         while result.characters < target {
             if used == order.count { used = 0 }
-            order.swapAt(used, random.int(used...(order.count - 1)))
+            order.swapAt(used, random.int(in: used...(order.count - 1)))
             if result.characters > 0 { result.append(separator) }
             result.append(pieces[order[used]])
             used += 1
@@ -227,7 +229,7 @@ private struct Shop {
     let name: EscapedText
     let ofTheYear: Bool
 
-    init(index: Int, random: inout SeededGenerator) {
+    init(index: Int, random: inout SplitMix64) {
         let prefixes = [
             "ocha", "kome", "gadget", "kitchen", "sweets", "fashion", "interior", "outdoor", "beauty", "pet",
             "book", "toy", "wine", "sake", "flower", "bag", "shoes", "watch", "tea", "coffee",
@@ -239,8 +241,8 @@ private struct Shop {
             "ワインセラー見本", "地酒の蔵", "花屋見本", "バッグの店", "靴の専門店", "時計工房", "紅茶専門店", "珈琲焙煎所",
         ]
         code = "sample-\(random.pick(prefixes))-\(random.pick(suffixes))\(index)"
-        name = EscapedText(random.pick(names) + (random.chance(50) ? " 楽天市場店" : ""))
-        ofTheYear = random.chance(8)
+        name = EscapedText(random.pick(names) + (random.chance(percent: 50) ? " 楽天市場店" : ""))
+        ofTheYear = random.chance(percent: 8)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherSync
 
 @testable import TetherHTTP
 
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func mutatedDatesNeverCrashAndWhatParsesRoundTrips() {
-        var generator = SeededGenerator(state: 9111)
+        var generator = SplitMix64(seed: 9111)
         let seeds = Array("Sun, 06 Nov 1994 08:49:37 GMT".utf8) + Array("Sunday, 06-Nov-94 08:49:37 GMT".utf8)
         let alphabet = Array("0123456789 ,:-GMTSunNovFebWed\t\u{0}é".utf8)
         var parsed = 0

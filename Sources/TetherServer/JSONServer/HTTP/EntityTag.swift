@@ -1,17 +1,14 @@
+import TetherSync
+
 /// Strong entity tags for json-server responses, and the `If-None-Match` / `If-Match` comparisons.
 ///
 /// A tag is `"` + the 16 hex digits of the FNV-1a 64-bit hash of the representation's bytes + `"`, so it is the
 /// same in every process and changes whenever the bytes do. An item's tag is the tag of its plain
 /// `GET /<collection>/<id>` body, which is what `If-Match` is compared with.
 enum EntityTag {
-    /// The FNV-1a 64-bit hash of `bytes`, continuing from `seed`.
-    static func fnv1a(_ bytes: some Sequence<UInt8>, seed: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-        var hash = seed
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
+    /// The FNV-1a 64-bit hash of `bytes`, continuing from `seed` (TetherSync's `FNV1a`).
+    static func fnv1a(_ bytes: some Sequence<UInt8>, seed: UInt64 = FNV1a.offsetBasis) -> UInt64 {
+        FNV1a.hash(bytes, seed: seed)
     }
 
     /// The strong tag of a representation, quoted: `"0123456789abcdef"`.

@@ -1,3 +1,5 @@
+import TetherSync
+
 /// Builds catalog items from a seeded generator and ``RakutenVocabulary``.
 struct RakutenItemGenerator {
     private var random: SplitMix64
