@@ -212,6 +212,9 @@ private final class PendingResponder: HTTPResponder {
         for continuation in waiting { continuation.resume(returning: responder) }
     }
 
+    /// `true`: it waits (suspended) for the json-server responder, which runs on the loop.
+    var runsOnEventLoop: Bool { true }
+
     func respond(to request: HTTPRequest) async -> HTTPResponse? {
         let responder = await withCheckedContinuation { continuation in
             state.withLock { state in

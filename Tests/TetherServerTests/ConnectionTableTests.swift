@@ -1,4 +1,5 @@
 import Testing
+import TetherHTTP1
 
 @testable import TetherServer
 
@@ -71,5 +72,21 @@ struct ConnectionTableTests {
         #expect(table.takeOldestIdle() == 0)
         #expect(table.takeOldestIdle() == 1)
         #expect(table.count == 98)
+    }
+}
+
+/// The cheap screening responders use before decoding a target.
+@Suite("Server: screening a request's target")
+struct TargetScreeningTests {
+    @Test(arguments: [
+        ("/images/item-1", "images", true), ("//images/item-1", "images", true), ("/posts/1", "images", false),
+        ("/%69mages/item-1", "images", true), ("/posts?_page=1", "/api/", false),
+        ("/services/api/IchibaItem/Search/20220601", "/api/", true), ("/im", "images", false), ("", "images", false),
+    ])
+    func aTargetIsPassedOnOnlyWhenItCannotNameTheRoute(target: String, word: String, expected: Bool) {
+        let request = HTTPRequest(method: .get, target: target)
+        let result =
+            word == "images" ? request.targetMayContain("images") : request.targetMayContain("/api/")
+        #expect(result == expected)
     }
 }

@@ -157,6 +157,16 @@ public struct HTTPRequestParser: Sendable {
         return readIndex == buffer.count
     }
 
+    /// Gives the buffer's memory back when every byte in it has been consumed (``isIdle``), so that a connection
+    /// waiting for its next request holds no buffer; the next ``append(_:)`` allocates one again. Does nothing
+    /// while part of a request is buffered.
+    public mutating func releaseBuffer() {
+        guard isIdle, buffer.capacity > 0 else { return }
+        buffer = []
+        readIndex = 0
+        scanIndex = 0
+    }
+
     /// The error the parser failed with, or `nil` while it has not.
     public var failure: HTTP1Error? {
         if case .failed(let error) = state { return error }

@@ -53,6 +53,11 @@ public final class JSONServerResponder: HTTPResponder {
         self.configuration = configuration
     }
 
+    /// `true`: reads are computed from the published version in memory (and cached); writes and their disk work
+    /// run on the database's own queue (``JSONDatabase`` is an actor with an executor of its own), so nothing here
+    /// blocks.
+    public var runsOnEventLoop: Bool { true }
+
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
         var method = request.method
         if method == .post, let override = request.headers["X-HTTP-Method-Override"], !override.isEmpty {

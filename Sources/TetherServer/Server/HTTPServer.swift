@@ -27,9 +27,10 @@
 ///
 /// - Thread safety: every method may be called from any thread or task. On Linux the server runs on event loops,
 ///   one per core, with non-blocking sockets: an idle connection costs memory only (about a kilobyte, no
-///   thread), and slow or idle clients never hold up others. Responders run as tasks on the Swift concurrency pool,
-///   never on a loop, concurrently for different connections, so a responder may block or do disk work and a slow
-///   one delays only its own connection. On other platforms the server runs one OS thread per connection.
+///   thread), and slow or idle clients never hold up others. Responders run as tasks, concurrently for different
+///   connections, on threads where they may block (more are started as others block), so a slow responder delays
+///   only its own connection; responders that declare ``HTTPResponder/runsOnEventLoop`` (the built-in ones) run
+///   on the connection's loop instead, which saves two thread switches per request. On other platforms the server runs one OS thread per connection.
 /// - Platforms: built and tested on Linux. The Apple-platform branches of the socket code are reviewed but not
 ///   compiled in this project's CI.
 public final class HTTPServer: Sendable {

@@ -5,6 +5,13 @@ struct ResponderChain: Sendable {
     let responders: [any HTTPResponder]
     /// The not-found answer, json-server style: `404` with the body `{}`.
     let notFound = HTTPResponse.json([:], status: .notFound)
+    /// Whether every responder may run on the event loop (see ``HTTPResponder/runsOnEventLoop``).
+    let runsOnEventLoop: Bool
+
+    init(responders: [any HTTPResponder]) {
+        self.responders = responders
+        runsOnEventLoop = responders.allSatisfy(\.runsOnEventLoop)
+    }
 
     /// The response to one request: after the planned latency, the planned fault status or the first responder's
     /// answer, else 404 `{}`.

@@ -113,7 +113,8 @@ struct ConnectionStateMachine {
         phase = .receiving
         actions += advance()
         if phase == .receiving && parser.isIdle {
-            // Nothing of the next request yet: the connection is idle.
+            // Nothing of the next request yet: the connection is idle, and holds no buffer.
+            parser.releaseBuffer()
             phase = .idle
             actions.append(.startTimer(.idle))
         } else if phase == .receiving {

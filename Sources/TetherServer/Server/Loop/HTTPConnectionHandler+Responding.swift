@@ -32,9 +32,22 @@
             if request.method == .head { request.method = .get }
             let core = self.core
             let loop = channel.eventLoop
-            work = Task { [self] in
-                let response = await core.responders.response(to: request, plan: plan)
-                loop.execute { [self] in write(response) }
+            if core.responders.runsOnEventLoop {
+                // On this loop: the first job runs at the end of this turn, and a responder that does not suspend
+                // answers within it, with no thread switch.
+                work = Task(executorPreference: core.taskExecutor(for: loop)) { [self] in
+                    let response = await core.responders.response(to: request, plan: plan)
+                    if loop.inEventLoop {
+                        write(response)
+                    } else {
+                        loop.execute { [self] in write(response) }
+                    }
+                }
+            } else {
+                work = Task(executorPreference: ResponderTaskExecutor.shared) { [self] in
+                    let response = await core.responders.response(to: request, plan: plan)
+                    loop.execute { [self] in write(response) }
+                }
             }
         }
 
@@ -100,7 +113,7 @@
 
         private func collectThenTruncate(_ stream: AsyncStream<[UInt8]>) {
             let loop = channel.eventLoop
-            work = Task { [self] in
+            work = Task(executorPreference: ResponderTaskExecutor.shared) { [self] in
                 var collected: [UInt8] = []
                 for await chunk in stream { collected += chunk }
                 let body = collected

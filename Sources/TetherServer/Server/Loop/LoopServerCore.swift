@@ -20,6 +20,8 @@
         /// the open-file limit).
         let maximumConnections: Int
         private let listener: ServerChannel
+        /// One task executor per loop of the group, for responders that run on the loop.
+        private let taskExecutors: [ObjectIdentifier: LoopTaskExecutor]
         private let table = Locked(ConnectionTable<HTTPConnectionHandler>())
         private let refusing = Locked(0)
 
@@ -45,6 +47,8 @@
             maximumConnections =
                 configuration.maximumConnections > 0
                 ? configuration.maximumConnections : OpenFileLimit.connectionLimit(openFiles: openFiles)
+            taskExecutors = Dictionary(
+                uniqueKeysWithValues: EventLoopGroup.shared.loops.map { (ObjectIdentifier($0), LoopTaskExecutor($0)) })
             let admitted = Locked(Admittance())
             admittedBox = admitted
             let bootstrap = ServerBootstrap(group: .shared) { channel in
@@ -91,6 +95,11 @@
         }
 
         private let admittedBox: Locked<Admittance>
+
+        /// The task executor that runs jobs on `loop`.
+        func taskExecutor(for loop: EventLoop) -> LoopTaskExecutor {
+            taskExecutors[ObjectIdentifier(loop)]!
+        }
 
         // MARK: - Connections (called on the connection's loop)
 

@@ -23,7 +23,7 @@
             _ stream: AsyncStream<[UInt8]>, loop: EventLoop, chunk: @escaping @Sendable (StreamPump, [UInt8]) -> Void,
             end: @escaping @Sendable (StreamPump) -> Void
         ) {
-            let work = Task { [self, state] in
+            let work = Task(executorPreference: ResponderTaskExecutor.shared) { [self, state] in
                 for await bytes in stream {
                     if state.withLock({ $0.cancelled }) { return }
                     loop.execute { chunk(self, bytes) }
