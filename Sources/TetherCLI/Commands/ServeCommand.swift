@@ -323,7 +323,7 @@ private final class ServeSession: @unchecked Sendable {
     private var stopRequested = false
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Queues a log line; called on connection threads.
+    /// Queues a log line; called on the server's event loops, so it never blocks.
     @Sendable func log(_ line: String) {
         lock.withLock { lines.append(line) }
         wake.signal()
