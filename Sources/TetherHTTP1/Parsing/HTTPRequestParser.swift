@@ -72,10 +72,8 @@ public struct HTTPRequestParser: Sendable {
         case requestLine
         case headers
         case fixedBody(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
+        /// A chunked body, read by ``chunked``.
+        case chunked
         case failed(HTTP1Error)
     }
 
@@ -97,11 +95,26 @@ public struct HTTPRequestParser: Sendable {
     /// Received bytes and the line scanning over them (shared with the response parser).
     private var input = FramingBuffer()
     private var state = State.requestLine
+    /// The chunked body being read (the state machine shared with the response parser).
+    private var chunked: ChunkedDecoder
     private var current = Partial()
     private var awaitingContinue = false
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        chunked = Self.makeChunkedDecoder(limits)
+    }
+
+    /// A decoder for one chunked request body: malformed framing is 400, trailers over the header limit 431, a
+    /// body over its limit 413; trailer fields are checked and dropped.
+    private static func makeChunkedDecoder(_ limits: Limits) -> ChunkedDecoder {
+        ChunkedDecoder(
+            maximumBodyBytes: limits.maximumBodyBytes, maximumTrailerBytes: limits.maximumHeaderBytes,
+            keepsTrailers: false,
+            failures: .init(
+                malformed: .badRequest, trailersTooLarge: .requestHeaderFieldsTooLarge, remapsGrammarErrors: false,
+                bodyTooLarge: HTTP1Error(.payloadTooLarge, "The body is larger than \(limits.maximumBodyBytes) bytes."))
+        )
     }
 
     /// Adds bytes received from the connection. After a failure the bytes are ignored.
@@ -218,62 +231,12 @@ public struct HTTPRequestParser: Sendable {
                 state = .fixedBody(remaining: remaining - take)
                 return nil
 
-            case .chunkSize:
-                guard let (content, next) = input.nextLine() else {
-                    if input.unconsumedCount > Self.maximumChunkLineLength + 1 { throw chunkLineTooLong() }
-                    return nil
+            case .chunked:
+                switch try chunked.next(&input) {
+                case .needsMore: return nil
+                case .data(let bytes): current.body += bytes
+                case .end: return finish()
                 }
-                if content.count > Self.maximumChunkLineLength { throw chunkLineTooLong() }
-                let size = try input.withBytes(content, Self.parseChunkSize)
-                input.consume(to: next)
-                if size == 0 {
-                    current.headerBytes = 0
-                    state = .trailers
-                } else {
-                    if size > limits.maximumBodyBytes - current.body.count { throw bodyTooLarge() }
-                    state = .chunkData(remaining: size)
-                }
-
-            case .chunkData(let remaining):
-                let take = input.move(upTo: remaining, into: &current.body)
-                if take == 0 { return nil }
-                if take < remaining {
-                    state = .chunkData(remaining: remaining - take)
-                    return nil
-                }
-                state = .chunkDataEnd
-
-            case .chunkDataEnd:
-                let available = input.unconsumedCount
-                if available == 0 { return nil }
-                if input[input.readIndex] == ASCII.lf {
-                    input.consume(to: input.readIndex + 1)
-                } else if input[input.readIndex] == ASCII.cr {
-                    if available < 2 { return nil }
-                    guard input[input.readIndex + 1] == ASCII.lf else { throw chunkNotTerminated() }
-                    input.consume(to: input.readIndex + 2)
-                } else {
-                    throw chunkNotTerminated()
-                }
-                state = .chunkSize
-
-            case .trailers:
-                guard let (content, next) = input.nextLine() else {
-                    if current.headerBytes + input.pendingLineLength > limits.maximumHeaderBytes {
-                        throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
-                    }
-                    return nil
-                }
-                if content.isEmpty {
-                    input.consume(to: next)
-                    return finish()
-                }
-                current.headerBytes += next - input.readIndex
-                if current.headerBytes > limits.maximumHeaderBytes {
-                    throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
-                }
-                _ = try input.withBytes(content, Self.parseField)
-                input.consume(to: next)
 
             case .failed(let error):
                 throw error
@@ -299,7 +262,8 @@ public struct HTTPRequestParser: Sendable {
                 throw HTTP1Error(.badRequest, "Transfer-Encoding in an HTTP/1.0 request.")
             }
             try Self.checkTransferEncoding(transferEncodings)
-            state = .chunkSize
+            chunked = Self.makeChunkedDecoder(limits)
+            state = .chunked
         } else if !contentLengths.isEmpty {
             let length = try Self.parseContentLength(contentLengths)
             if length > limits.maximumBodyBytes { throw bodyTooLarge() }
@@ -340,13 +304,5 @@ public struct HTTPRequestParser: Sendable {
 
     private func bodyTooLarge() -> HTTP1Error {
         HTTP1Error(.payloadTooLarge, "The body is larger than \(limits.maximumBodyBytes) bytes.")
-    }
-
-    private func chunkLineTooLong() -> HTTP1Error {
-        HTTP1Error(.badRequest, "A chunk-size line is too long.")
-    }
-
-    private func chunkNotTerminated() -> HTTP1Error {
-        HTTP1Error(.badRequest, "Chunk data does not end with a line end.")
     }
 }

@@ -82,10 +82,8 @@ public struct HTTPResponseParser: Sendable {
         case statusLine
         case headers
         case fixedBody(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
+        /// A chunked body, read by ``chunked``.
+        case chunked
         case untilClose
         /// The body has been returned whole; the end follows.
         case bodyEnd
@@ -100,7 +98,8 @@ public struct HTTPResponseParser: Sendable {
     private var head = HTTPResponseHead(status: .ok)
     private var headerBytes = 0
     private var bodyBytes = 0
-    private var trailers = HTTPHeaders()
+    /// The chunked body being read (the state machine shared with the request parser).
+    private var chunked: ChunkedDecoder
     /// The methods of the requests sent whose responses have not begun, oldest first.
     private var methods: [HTTPMethod] = []
     private var framing = Framing.none
@@ -108,6 +107,19 @@ public struct HTTPResponseParser: Sendable {
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        chunked = Self.makeChunkedDecoder(limits)
+    }
+
+    /// A decoder for one chunked response body: malformed framing and trailers over the header limit are 502, a
+    /// body over its limit 413; trailer fields are kept for ``Event/end(trailers:)``.
+    private static func makeChunkedDecoder(_ limits: Limits) -> ChunkedDecoder {
+        ChunkedDecoder(
+            maximumBodyBytes: limits.maximumBodyBytes, maximumTrailerBytes: limits.maximumHeaderBytes,
+            keepsTrailers: true,
+            failures: .init(
+                malformed: badResponse, trailersTooLarge: badResponse, remapsGrammarErrors: true,
+                bodyTooLarge: HTTP1Error(
+                    .payloadTooLarge, "The response body is larger than \(limits.maximumBodyBytes) bytes.")))
     }
 
     /// Records that a request with `method` was sent: its response has no body when it is `HEAD`. Call once per
@@ -225,7 +237,6 @@ public struct HTTPResponseParser: Sendable {
                 head = HTTPResponseHead(version: version, status: status)
                 headerBytes = 0
                 bodyBytes = 0
-                trailers = [:]
                 framing = .none
                 input.consume(to: next)
                 state = .headers
@@ -258,66 +269,14 @@ public struct HTTPResponseParser: Sendable {
                 state = .statusLine
                 return .end(trailers: [:])
 
-            case .chunkSize:
-                guard let (content, next) = input.nextLine() else {
-                    if input.unconsumedCount > HTTPRequestParser.maximumChunkLineLength + 1 {
-                        throw HTTP1Error(Self.badResponse, "A chunk-size line is too long.")
-                    }
-                    return nil
-                }
-                if content.count > HTTPRequestParser.maximumChunkLineLength {
-                    throw HTTP1Error(Self.badResponse, "A chunk-size line is too long.")
-                }
-                let size = try withBytes(content, HTTPRequestParser.parseChunkSize)
-                input.consume(to: next)
-                if size == 0 {
-                    headerBytes = 0
-                    state = .trailers
-                } else {
-                    if size > limits.maximumBodyBytes - bodyBytes { throw bodyTooLarge() }
-                    bodyBytes += size
-                    state = .chunkData(remaining: size)
-                }
-
-            case .chunkData(let remaining):
-                guard let bytes = input.take(upTo: remaining) else { return nil }
-                state = bytes.count < remaining ? .chunkData(remaining: remaining - bytes.count) : .chunkDataEnd
-                return .body(bytes)
-
-            case .chunkDataEnd:
-                let available = input.unconsumedCount
-                if available == 0 { return nil }
-                if input[input.readIndex] == ASCII.lf {
-                    input.consume(to: input.readIndex + 1)
-                } else if input[input.readIndex] == ASCII.cr {
-                    if available < 2 { return nil }
-                    guard input[input.readIndex + 1] == ASCII.lf else {
-                        throw HTTP1Error(Self.badResponse, "Chunk data does not end with a line end.")
-                    }
-                    input.consume(to: input.readIndex + 2)
-                } else {
-                    throw HTTP1Error(Self.badResponse, "Chunk data does not end with a line end.")
-                }
-                state = .chunkSize
-
-            case .trailers:
-                guard let (content, next) = input.nextLine() else {
-                    if headerBytes + input.pendingLineLength > limits.maximumHeaderBytes {
-                        throw HTTP1Error(Self.badResponse, "The trailer fields are too large.")
-                    }
-                    return nil
-                }
-                input.consume(to: next)
-                if content.isEmpty {
+            case .chunked:
+                switch try chunked.next(&input) {
+                case .needsMore: return nil
+                case .data(let bytes): return .body(bytes)
+                case .end(let trailers):
                     state = .statusLine
                     return .end(trailers: trailers)
                 }
-                headerBytes += next - content.lowerBound
-                if headerBytes > limits.maximumHeaderBytes {
-                    throw HTTP1Error(Self.badResponse, "The trailer fields are too large.")
-                }
-                let field = try withBytes(content, HTTPRequestParser.parseField)
-                trailers.add(field.name, field.value)
 
             case .untilClose:
                 let available = input.unconsumedCount
@@ -366,7 +325,8 @@ public struct HTTPResponseParser: Sendable {
             if length > limits.maximumBodyBytes { throw bodyTooLarge() }
             state = .fixedBody(remaining: length)
         case .chunked:
-            state = .chunkSize
+            chunked = Self.makeChunkedDecoder(limits)
+            state = .chunked
         case .untilClose:
             reusable = false
             state = .untilClose
