@@ -42,8 +42,8 @@ public struct ImageResponder: HTTPResponder {
         cache = ImageCache(capacity: cacheCapacity)
     }
 
-    /// `true`: the route and the cache are looked up on the loop, and an image is drawn and encoded on the
-    /// concurrency pool.
+    /// `true`: the route and the cache are looked up on the loop, and an image is drawn and encoded off it, on the
+    /// server's responder threads.
     public var runsOnEventLoop: Bool { true }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
@@ -69,7 +69,7 @@ public struct ImageResponder: HTTPResponder {
             entry = cached
         } else {
             // Drawn and encoded off the event loop.
-            let (encoded, contentType) = await withTaskExecutorPreference(globalConcurrentExecutor) {
+            let (encoded, contentType) = await withTaskExecutorPreference(ResponderTaskExecutor.shared) {
                 () -> ([UInt8]?, String) in
                 if id.hasPrefix("photo-") {
                     let pixels = ThumbnailRenderer.render(id: id, width: width, height: height)

@@ -84,14 +84,14 @@ public struct RakutenSearchResponder: HTTPResponder {
             return nil
         }
         // A search over the catalog is computed off the event loop.
-        let result = await withTaskExecutorPreference(globalConcurrentExecutor) { answer(request, path: path) }
+        let result = await withTaskExecutorPreference(ResponderTaskExecutor.shared) { answer(request, path: path) }
         switch result {
         case .success(let response): return response
         case .failure(let error): return error.response
         }
     }
 
-    /// `true`: the path is matched on the loop, and a search is computed on the concurrency pool.
+    /// `true`: the path is matched on the loop, and a search is computed off it, on the server's responder threads.
     public var runsOnEventLoop: Bool { true }
 
     private func answer(_ request: HTTPRequest, path: String) -> Result<HTTPResponse, RakutenError> {

@@ -16,7 +16,7 @@ public protocol HTTPResponder: Sendable {
     /// `true` is a promise: the code of ``respond(to:)`` never blocks its thread and does little work between
     /// suspensions (no file or network I/O, no sleeping, no long computation), because while it runs no other
     /// connection of the loop is served. Work that may block or take long belongs on an actor with an executor of
-    /// its own, or inside `withTaskExecutorPreference(globalConcurrentExecutor)`. The server runs a request's
+    /// its own, or on an executor of threads that may block. The server runs a request's
     /// responders on the loop only when all of them say `true` (on Linux); otherwise, and by default (`false`),
     /// they run on threads where blocking is allowed.
     var runsOnEventLoop: Bool { get }
