@@ -135,6 +135,50 @@ struct LoopServerOverSocketsTests {
         }
     }
 
+    @Test func aClientThatNeverReadsA50MBResponseHoldsOnlyTheBoundInTheServer() async throws {
+        let chunk = [UInt8](repeating: UInt8(ascii: "z"), count: 64 * 1024)
+        let total = 50 * 1024 * 1024
+        let pulled = Locked(0)
+        let fifty = ClosureResponder { request in
+            guard request.path == "/fifty" else { return nil }
+            let stream = AsyncStream<[UInt8]> {
+                pulled.withLock { count -> [UInt8]? in
+                    guard count < total else { return nil }
+                    count += chunk.count
+                    return chunk
+                }
+            }
+            return HTTPResponse(stream: stream)
+        }
+        // The default bound: 1 MiB waiting in the server, plus what the kernel's socket buffers take.
+        try await withServer(.init(), responders: [fifty]) { _, port in
+            let client = try await onThread { () -> RawHTTPClient in
+                let client = try RawHTTPClient(port: port, timeout: .seconds(60))
+                try client.send(RawHTTPClient.get("/fifty"))
+                return client
+            }
+            var last = -1
+            var stableSince = ContinuousClock.now
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                let now = pulled.withLock { $0 }
+                if now != last {
+                    last = now
+                    stableSince = .now
+                } else if now > 0 && ContinuousClock.now - stableSince > .milliseconds(300) {
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(
+                last > 0 && last <= 16 * 1024 * 1024, "pulled \(last) of \(total) bytes for a client that reads nothing"
+            )
+            let response = try await onThread { try client.readResponse() }
+            #expect(response.body.count == total)
+            #expect(pulled.withLock { $0 } == total)
+        }
+    }
+
     @Test func stopFinishesEveryRequestInFlightAndClosesTheRest() async throws {
         let entered = Locked(0)
         let release = Gate()
