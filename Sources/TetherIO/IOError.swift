@@ -18,6 +18,10 @@ public struct IOError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let connectionClosed = Code(rawValue: "connectionClosed")
         /// The connection was closed on purpose (cancellation, a deadline, shutdown).
         public static let closedLocally = Code(rawValue: "closedLocally")
+        /// A listening socket's address is taken by another socket (`EADDRINUSE`).
+        public static let addressInUse = Code(rawValue: "addressInUse")
+        /// A listening socket could not be bound to its address for another reason (permissions, no such address).
+        public static let bindFailed = Code(rawValue: "bindFailed")
         /// Another system call failed.
         public static let systemCall = Code(rawValue: "systemCall")
 

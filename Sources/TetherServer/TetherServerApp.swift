@@ -60,6 +60,11 @@ public struct TetherServerApp: Sendable {
         public var accessLog: (@Sendable (String) -> Void)?
         /// The certificate and key to serve HTTPS with (see ``HTTPServer/Configuration/tls``); `nil` for HTTP.
         public var tls: HTTPServer.TLSIdentity?
+        /// The most connections open at once (see ``HTTPServer/Configuration/maximumConnections``); `0` (default)
+        /// derives it from the open-file limit. At the limit the app's server closes the connection idle the
+        /// longest to make room (``HTTPServer/Configuration/closesIdleConnectionsAtLimit``), so idle clients never
+        /// lock others out.
+        public var maximumConnections = 0
 
         public init(
             data: DataSource = .builtIn, writes: Writes = .persistent, host: String = "127.0.0.1", port: Int = 0,
@@ -118,6 +123,8 @@ public struct TetherServerApp: Sendable {
         var configuration = HTTPServer.Configuration(
             host: options.host, port: options.port, accessLog: options.accessLog, faults: options.faults)
         configuration.tls = options.tls
+        configuration.maximumConnections = options.maximumConnections
+        configuration.closesIdleConnectionsAtLimit = true
         let server = HTTPServer(configuration: configuration, responders: [search, images, rest])
 
         let port = try await server.start()
@@ -204,6 +211,9 @@ private final class PendingResponder: HTTPResponder {
         }
         for continuation in waiting { continuation.resume(returning: responder) }
     }
+
+    /// `true`: it waits (suspended) for the json-server responder, which runs on the loop.
+    var runsOnEventLoop: Bool { true }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse? {
         let responder = await withCheckedContinuation { continuation in

@@ -57,6 +57,8 @@ enum ServeCommand: Command {
           --seed <n>            The seed of the random faults (default 0)
           --tls-cert <file>     Serve HTTPS with this PEM certificate (chain); needs --tls-key
           --tls-key <file>      The certificate's PEM private key (unencrypted)
+          --max-connections <n> The most connections open at once (default: from the open-file limit,
+                                raised to its hard limit); at the limit the longest-idle one is closed
           -h, --help            Show this help
 
         A request can script its own faults with the X-Tether-Fault header or the _fault query parameter,
@@ -76,6 +78,8 @@ enum ServeCommand: Command {
         var faults = FaultConfiguration.none
         /// `--tls-cert` and `--tls-key`: serve HTTPS.
         var tls: HTTPServer.TLSIdentity?
+        /// `--max-connections`; 0 when not given (derived from the open-file limit).
+        var maximumConnections = 0
     }
 
     static func run(_ arguments: ArraySlice<String>, console: Console) throws(CLIError) -> Int32 {
@@ -194,6 +198,13 @@ enum ServeCommand: Command {
             case "--seed": seed = try value()
             case "--tls-cert": certificateFile = try value()
             case "--tls-key": keyFile = try value()
+            case "--max-connections":
+                let text = try value()
+                guard let count = Int(text), count > 0 else {
+                    throw .usage(
+                        "invalid value '\(text)' for '--max-connections': expected a positive number", hint: hint)
+                }
+                options.maximumConnections = count
             default: throw .usage("unknown option '\(argument)' for 'tether serve'", hint: hint)
             }
         }
@@ -251,6 +262,7 @@ enum ServeCommand: Command {
             data: database.map { .database($0) } ?? .builtIn, writes: options.writes, host: options.host,
             port: options.port, rakutenRateLimit: options.rateLimit, faults: options.faults, accessLog: accessLog)
         appOptions.tls = options.tls
+        appOptions.maximumConnections = options.maximumConnections
         do throws(ServerError) {
             return try await TetherServerApp.start(appOptions)
         } catch {
@@ -311,7 +323,7 @@ private final class ServeSession: @unchecked Sendable {
     private var stopRequested = false
     private let wake = DispatchSemaphore(value: 0)
 
-    /// Queues a log line; called on connection threads.
+    /// Queues a log line; called on the server's event loops, so it never blocks.
     @Sendable func log(_ line: String) {
         lock.withLock { lines.append(line) }
         wake.signal()

@@ -72,10 +72,8 @@ public struct HTTPRequestParser: Sendable {
         case requestLine
         case headers
         case fixedBody(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
+        /// A chunked body, read by ``chunked``.
+        case chunked
         case failed(HTTP1Error)
     }
 
@@ -94,27 +92,35 @@ public struct HTTPRequestParser: Sendable {
         var expectsContinue = false
     }
 
-    /// Received bytes; those before `readIndex` are consumed and dropped now and then by `compact()`.
-    private var buffer: [UInt8] = []
-    /// The first byte not yet consumed.
-    private var readIndex = 0
-    /// Where the search for the next line end resumes (every byte from `readIndex` to here holds no LF).
-    private var scanIndex = 0
+    /// Received bytes and the line scanning over them (shared with the response parser).
+    private var input = FramingBuffer()
     private var state = State.requestLine
+    /// The chunked body being read (the state machine shared with the response parser).
+    private var chunked: ChunkedDecoder
     private var current = Partial()
     private var awaitingContinue = false
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        chunked = Self.makeChunkedDecoder(limits)
+    }
+
+    /// A decoder for one chunked request body: malformed framing is 400, trailers over the header limit 431, a
+    /// body over its limit 413; trailer fields are checked and dropped.
+    private static func makeChunkedDecoder(_ limits: Limits) -> ChunkedDecoder {
+        ChunkedDecoder(
+            maximumBodyBytes: limits.maximumBodyBytes, maximumTrailerBytes: limits.maximumHeaderBytes,
+            keepsTrailers: false,
+            failures: .init(
+                malformed: .badRequest, trailersTooLarge: .requestHeaderFieldsTooLarge, remapsGrammarErrors: false,
+                bodyTooLarge: HTTP1Error(.payloadTooLarge, "The body is larger than \(limits.maximumBodyBytes) bytes."))
+        )
     }
 
     /// Adds bytes received from the connection. After a failure the bytes are ignored.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         if case .failed = state { return }
-        compact()
-        let before = buffer.count
-        buffer.append(contentsOf: bytes)
-        if buffer.count > before { awaitingContinue = false }
+        if input.append(bytes) { awaitingContinue = false }
     }
 
     /// The next complete request, or `nil` when more bytes are needed.
@@ -130,9 +136,7 @@ public struct HTTPRequestParser: Sendable {
         } catch {
             state = .failed(error)
             awaitingContinue = false
-            buffer = []
-            readIndex = 0
-            scanIndex = 0
+            input.reset()
             current = Partial()
             throw error
         }
@@ -154,7 +158,15 @@ public struct HTTPRequestParser: Sendable {
     /// once the parser has failed.
     public var isIdle: Bool {
         guard case .requestLine = state else { return false }
-        return readIndex == buffer.count
+        return input.isFullyConsumed
+    }
+
+    /// Gives the buffer's memory back when every byte in it has been consumed (``isIdle``), so that a connection
+    /// waiting for its next request holds no buffer; the next ``append(_:)`` allocates one again. Does nothing
+    /// while part of a request is buffered.
+    public mutating func releaseBuffer() {
+        guard isIdle else { return }
+        input.releaseIfConsumed()
     }
 
     /// The error the parser failed with, or `nil` while it has not.
@@ -163,103 +175,45 @@ public struct HTTPRequestParser: Sendable {
         return nil
     }
 
-    // MARK: - Buffer
-
-    /// Drops consumed bytes when that is cheap relative to what was consumed (amortized linear).
-    private mutating func compact() {
-        if readIndex == 0 { return }
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-            readIndex = 0
-            scanIndex = 0
-        } else if readIndex >= 4096 && readIndex >= buffer.count / 2 {
-            buffer.removeSubrange(0..<readIndex)
-            scanIndex -= readIndex
-            readIndex = 0
-        }
-    }
-
-    private mutating func consume(to index: Int) {
-        readIndex = index
-        if scanIndex < index { scanIndex = index }
-    }
-
-    /// The next complete line from `readIndex`: its content without the line end, and the index after the LF.
-    private mutating func nextLine() -> (content: Range<Int>, next: Int)? {
-        let from = scanIndex
-        let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
-            var index = from
-            while index < bytes.count {
-                if bytes[index] == ASCII.lf { return index }
-                index += 1
-            }
-            return nil
-        }
-        guard let lf = found else {
-            scanIndex = buffer.count
-            return nil
-        }
-        var end = lf
-        if end > readIndex && buffer[end - 1] == ASCII.cr { end -= 1 }
-        scanIndex = lf + 1
-        return (readIndex..<end, lf + 1)
-    }
-
-    /// The bytes of the unfinished line at `readIndex`, less a last CR that may start its line end: a line's
-    /// complete length (with its line end) will be more, so a limit it exceeds now it will exceed then.
-    private var pendingLineLength: Int {
-        let pending = buffer.count - readIndex
-        return pending > 0 && buffer[buffer.count - 1] == ASCII.cr ? pending - 1 : pending
-    }
-
-    /// Runs `body` on the buffered bytes in `range`.
-    private func withBytes<R>(
-        _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(HTTP1Error) -> R
-    ) throws(HTTP1Error) -> R {
-        try buffer.withUnsafeBufferPointer { bytes throws(HTTP1Error) in
-            try body(UnsafeBufferPointer(rebasing: bytes[range]))
-        }
-    }
-
     // MARK: - States
 
     private mutating func parse() throws(HTTP1Error) -> HTTPRequest? {
         while true {
             switch state {
             case .requestLine:
-                guard let (content, next) = nextLine() else {
-                    if buffer.count - readIndex > limits.maximumRequestLineLength + 1 {
-                        throw requestLineTooLong(buffer[readIndex...])
+                guard let (content, next) = input.nextLine() else {
+                    if input.unconsumedCount > limits.maximumRequestLineLength + 1 {
+                        throw requestLineTooLong(input[input.readIndex...])
                     }
                     return nil
                 }
                 if content.isEmpty {
-                    consume(to: next)
+                    input.consume(to: next)
                     continue
                 }
-                if content.count > limits.maximumRequestLineLength { throw requestLineTooLong(buffer[content]) }
-                let line = try withBytes(content, Self.parseRequestLine)
+                if content.count > limits.maximumRequestLineLength { throw requestLineTooLong(input[content]) }
+                let line = try input.withBytes(content, Self.parseRequestLine)
                 current = Partial(method: line.method, target: line.target, version: line.version)
-                consume(to: next)
+                input.consume(to: next)
                 state = .headers
 
             case .headers:
-                guard let (content, next) = nextLine() else {
-                    if current.headerBytes + pendingLineLength > limits.maximumHeaderBytes {
+                guard let (content, next) = input.nextLine() else {
+                    if current.headerBytes + input.pendingLineLength > limits.maximumHeaderBytes {
                         throw HTTP1Error(.requestHeaderFieldsTooLarge, "The header fields are too large.")
                     }
                     return nil
                 }
                 if content.isEmpty {
-                    consume(to: next)
+                    input.consume(to: next)
                     if let request = try beginBody() { return request }
                     continue
                 }
-                current.headerBytes += next - readIndex
+                current.headerBytes += next - input.readIndex
                 if current.headerBytes > limits.maximumHeaderBytes {
                     throw HTTP1Error(.requestHeaderFieldsTooLarge, "The header fields are too large.")
                 }
-                let field = try withBytes(content, Self.parseField)
+                let field = try input.withBytes(content, Self.parseField)
                 current.headers.add(field.name, field.value)
                 switch field.kind {
                 case .host: current.hostCount += 1
@@ -268,75 +222,21 @@ public struct HTTPRequestParser: Sendable {
                 case .expect: if Self.isToken(field.value, "100-continue") { current.expectsContinue = true }
                 case .other: break
                 }
-                consume(to: next)
+                input.consume(to: next)
 
             case .fixedBody(let remaining):
-                let take = min(buffer.count - readIndex, remaining)
+                let take = input.move(upTo: remaining, into: &current.body)
                 if take == 0 { return nil }
-                current.body.append(contentsOf: buffer[readIndex..<readIndex + take])
-                consume(to: readIndex + take)
                 if take == remaining { return finish() }
                 state = .fixedBody(remaining: remaining - take)
                 return nil
 
-            case .chunkSize:
-                guard let (content, next) = nextLine() else {
-                    if buffer.count - readIndex > Self.maximumChunkLineLength + 1 { throw chunkLineTooLong() }
-                    return nil
+            case .chunked:
+                switch try chunked.next(&input) {
+                case .needsMore: return nil
+                case .data(let bytes): current.body += bytes
+                case .end: return finish()
                 }
-                if content.count > Self.maximumChunkLineLength { throw chunkLineTooLong() }
-                let size = try withBytes(content, Self.parseChunkSize)
-                consume(to: next)
-                if size == 0 {
-                    current.headerBytes = 0
-                    state = .trailers
-                } else {
-                    if size > limits.maximumBodyBytes - current.body.count { throw bodyTooLarge() }
-                    state = .chunkData(remaining: size)
-                }
-
-            case .chunkData(let remaining):
-                let take = min(buffer.count - readIndex, remaining)
-                if take == 0 { return nil }
-                current.body.append(contentsOf: buffer[readIndex..<readIndex + take])
-                consume(to: readIndex + take)
-                if take < remaining {
-                    state = .chunkData(remaining: remaining - take)
-                    return nil
-                }
-                state = .chunkDataEnd
-
-            case .chunkDataEnd:
-                let available = buffer.count - readIndex
-                if available == 0 { return nil }
-                if buffer[readIndex] == ASCII.lf {
-                    consume(to: readIndex + 1)
-                } else if buffer[readIndex] == ASCII.cr {
-                    if available < 2 { return nil }
-                    guard buffer[readIndex + 1] == ASCII.lf else { throw chunkNotTerminated() }
-                    consume(to: readIndex + 2)
-                } else {
-                    throw chunkNotTerminated()
-                }
-                state = .chunkSize
-
-            case .trailers:
-                guard let (content, next) = nextLine() else {
-                    if current.headerBytes + pendingLineLength > limits.maximumHeaderBytes {
-                        throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
-                    }
-                    return nil
-                }
-                if content.isEmpty {
-                    consume(to: next)
-                    return finish()
-                }
-                current.headerBytes += next - readIndex
-                if current.headerBytes > limits.maximumHeaderBytes {
-                    throw HTTP1Error(.requestHeaderFieldsTooLarge, "The trailer fields are too large.")
-                }
-                _ = try withBytes(content, Self.parseField)
-                consume(to: next)
 
             case .failed(let error):
                 throw error
@@ -362,7 +262,8 @@ public struct HTTPRequestParser: Sendable {
                 throw HTTP1Error(.badRequest, "Transfer-Encoding in an HTTP/1.0 request.")
             }
             try Self.checkTransferEncoding(transferEncodings)
-            state = .chunkSize
+            chunked = Self.makeChunkedDecoder(limits)
+            state = .chunked
         } else if !contentLengths.isEmpty {
             let length = try Self.parseContentLength(contentLengths)
             if length > limits.maximumBodyBytes { throw bodyTooLarge() }
@@ -373,7 +274,7 @@ public struct HTTPRequestParser: Sendable {
             return finish()
         }
 
-        if current.version == .http11 && current.expectsContinue && readIndex == buffer.count {
+        if current.version == .http11 && current.expectsContinue && input.isFullyConsumed {
             awaitingContinue = true
         }
         return nil
@@ -403,13 +304,5 @@ public struct HTTPRequestParser: Sendable {
 
     private func bodyTooLarge() -> HTTP1Error {
         HTTP1Error(.payloadTooLarge, "The body is larger than \(limits.maximumBodyBytes) bytes.")
-    }
-
-    private func chunkLineTooLong() -> HTTP1Error {
-        HTTP1Error(.badRequest, "A chunk-size line is too long.")
-    }
-
-    private func chunkNotTerminated() -> HTTP1Error {
-        HTTP1Error(.badRequest, "Chunk data does not end with a line end.")
     }
 }

@@ -82,10 +82,8 @@ public struct HTTPResponseParser: Sendable {
         case statusLine
         case headers
         case fixedBody(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: Int)
-        case chunkDataEnd
-        case trailers
+        /// A chunked body, read by ``chunked``.
+        case chunked
         case untilClose
         /// The body has been returned whole; the end follows.
         case bodyEnd
@@ -94,14 +92,14 @@ public struct HTTPResponseParser: Sendable {
         case failed(HTTP1Error)
     }
 
-    private var buffer: [UInt8] = []
-    private var readIndex = 0
-    private var scanIndex = 0
+    /// Received bytes and the line scanning over them (shared with the request parser).
+    private var input = FramingBuffer()
     private var state = State.statusLine
     private var head = HTTPResponseHead(status: .ok)
     private var headerBytes = 0
     private var bodyBytes = 0
-    private var trailers = HTTPHeaders()
+    /// The chunked body being read (the state machine shared with the request parser).
+    private var chunked: ChunkedDecoder
     /// The methods of the requests sent whose responses have not begun, oldest first.
     private var methods: [HTTPMethod] = []
     private var framing = Framing.none
@@ -109,6 +107,19 @@ public struct HTTPResponseParser: Sendable {
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        chunked = Self.makeChunkedDecoder(limits)
+    }
+
+    /// A decoder for one chunked response body: malformed framing and trailers over the header limit are 502, a
+    /// body over its limit 413; trailer fields are kept for ``Event/end(trailers:)``.
+    private static func makeChunkedDecoder(_ limits: Limits) -> ChunkedDecoder {
+        ChunkedDecoder(
+            maximumBodyBytes: limits.maximumBodyBytes, maximumTrailerBytes: limits.maximumHeaderBytes,
+            keepsTrailers: true,
+            failures: .init(
+                malformed: badResponse, trailersTooLarge: badResponse, remapsGrammarErrors: true,
+                bodyTooLarge: HTTP1Error(
+                    .payloadTooLarge, "The response body is larger than \(limits.maximumBodyBytes) bytes.")))
     }
 
     /// Records that a request with `method` was sent: its response has no body when it is `HEAD`. Call once per
@@ -120,8 +131,7 @@ public struct HTTPResponseParser: Sendable {
     /// Adds bytes received from the connection; ignored after a failure.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         if case .failed = state { return }
-        compact()
-        buffer.append(contentsOf: bytes)
+        input.append(bytes)
     }
 
     /// The next event, or `nil` when more bytes are needed.
@@ -147,9 +157,9 @@ public struct HTTPResponseParser: Sendable {
     public mutating func finish() throws(HTTP1Error) -> Event? {
         if case .failed(let error) = state { throw error }
         switch state {
-        case .statusLine where readIndex == buffer.count, .done:
+        case .statusLine where input.isFullyConsumed, .done:
             return nil
-        case .untilClose where readIndex == buffer.count:
+        case .untilClose where input.isFullyConsumed:
             state = .done
             reusable = false
             return .end(trailers: [:])
@@ -170,7 +180,7 @@ public struct HTTPResponseParser: Sendable {
     /// Whether no response is in progress and no bytes are buffered (a connection in this state is idle).
     public var isIdle: Bool {
         guard case .statusLine = state else { return false }
-        return readIndex == buffer.count
+        return input.isFullyConsumed
     }
 
     /// The framing of the response being read (``Framing/none`` before its head).
@@ -189,53 +199,8 @@ public struct HTTPResponseParser: Sendable {
 
     private mutating func fail(_ error: HTTP1Error) {
         state = .failed(error)
-        buffer = []
-        readIndex = 0
-        scanIndex = 0
+        input.reset()
         reusable = false
-    }
-
-    private mutating func compact() {
-        if readIndex == 0 { return }
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-            readIndex = 0
-            scanIndex = 0
-        } else if readIndex >= 4096 && readIndex >= buffer.count / 2 {
-            buffer.removeSubrange(0..<readIndex)
-            scanIndex -= readIndex
-            readIndex = 0
-        }
-    }
-
-    private mutating func consume(to index: Int) {
-        readIndex = index
-        if scanIndex < index { scanIndex = index }
-    }
-
-    private mutating func nextLine() -> (content: Range<Int>, next: Int)? {
-        let from = scanIndex
-        let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
-            var index = from
-            while index < bytes.count {
-                if bytes[index] == ASCII.lf { return index }
-                index += 1
-            }
-            return nil
-        }
-        guard let lf = found else {
-            scanIndex = buffer.count
-            return nil
-        }
-        var end = lf
-        if end > readIndex && buffer[end - 1] == ASCII.cr { end -= 1 }
-        scanIndex = lf + 1
-        return (readIndex..<end, lf + 1)
-    }
-
-    private var pendingLineLength: Int {
-        let pending = buffer.count - readIndex
-        return pending > 0 && buffer[buffer.count - 1] == ASCII.cr ? pending - 1 : pending
     }
 
     /// Runs a grammar function of the request parser on the bytes in `range`, turning its error into a 502.
@@ -243,21 +208,10 @@ public struct HTTPResponseParser: Sendable {
         _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(HTTP1Error) -> R
     ) throws(HTTP1Error) -> R {
         do {
-            return try buffer.withUnsafeBufferPointer { bytes throws(HTTP1Error) in
-                try body(UnsafeBufferPointer(rebasing: bytes[range]))
-            }
+            return try input.withBytes(range, body)
         } catch {
             throw HTTP1Error(Self.badResponse, error.message)
         }
-    }
-
-    /// Takes up to `limit` buffered bytes as body.
-    private mutating func takeBody(upTo limit: Int) -> [UInt8]? {
-        let take = min(buffer.count - readIndex, limit)
-        if take == 0 { return nil }
-        let bytes = Array(buffer[readIndex..<readIndex + take])
-        consume(to: readIndex + take)
-        return bytes
     }
 
     // MARK: - States
@@ -266,14 +220,14 @@ public struct HTTPResponseParser: Sendable {
         while true {
             switch state {
             case .statusLine:
-                guard let (content, next) = nextLine() else {
-                    if buffer.count - readIndex > limits.maximumStatusLineLength + 1 {
+                guard let (content, next) = input.nextLine() else {
+                    if input.unconsumedCount > limits.maximumStatusLineLength + 1 {
                         throw HTTP1Error(Self.badResponse, "The status line is too long.")
                     }
                     return nil
                 }
                 if content.isEmpty {
-                    consume(to: next)
+                    input.consume(to: next)
                     continue
                 }
                 if content.count > limits.maximumStatusLineLength {
@@ -283,32 +237,31 @@ public struct HTTPResponseParser: Sendable {
                 head = HTTPResponseHead(version: version, status: status)
                 headerBytes = 0
                 bodyBytes = 0
-                trailers = [:]
                 framing = .none
-                consume(to: next)
+                input.consume(to: next)
                 state = .headers
 
             case .headers:
-                guard let (content, next) = nextLine() else {
-                    if headerBytes + pendingLineLength > limits.maximumHeaderBytes {
+                guard let (content, next) = input.nextLine() else {
+                    if headerBytes + input.pendingLineLength > limits.maximumHeaderBytes {
                         throw HTTP1Error(Self.badResponse, "The header fields are too large.")
                     }
                     return nil
                 }
                 if content.isEmpty {
-                    consume(to: next)
+                    input.consume(to: next)
                     return try beginBody()
                 }
-                headerBytes += next - readIndex
+                headerBytes += next - input.readIndex
                 if headerBytes > limits.maximumHeaderBytes {
                     throw HTTP1Error(Self.badResponse, "The header fields are too large.")
                 }
                 let field = try withBytes(content, HTTPRequestParser.parseField)
                 head.headers.add(field.name, field.value)
-                consume(to: next)
+                input.consume(to: next)
 
             case .fixedBody(let remaining):
-                guard let bytes = takeBody(upTo: remaining) else { return nil }
+                guard let bytes = input.take(upTo: remaining) else { return nil }
                 state = bytes.count == remaining ? .bodyEnd : .fixedBody(remaining: remaining - bytes.count)
                 return .body(bytes)
 
@@ -316,75 +269,23 @@ public struct HTTPResponseParser: Sendable {
                 state = .statusLine
                 return .end(trailers: [:])
 
-            case .chunkSize:
-                guard let (content, next) = nextLine() else {
-                    if buffer.count - readIndex > HTTPRequestParser.maximumChunkLineLength + 1 {
-                        throw HTTP1Error(Self.badResponse, "A chunk-size line is too long.")
-                    }
-                    return nil
-                }
-                if content.count > HTTPRequestParser.maximumChunkLineLength {
-                    throw HTTP1Error(Self.badResponse, "A chunk-size line is too long.")
-                }
-                let size = try withBytes(content, HTTPRequestParser.parseChunkSize)
-                consume(to: next)
-                if size == 0 {
-                    headerBytes = 0
-                    state = .trailers
-                } else {
-                    if size > limits.maximumBodyBytes - bodyBytes { throw bodyTooLarge() }
-                    bodyBytes += size
-                    state = .chunkData(remaining: size)
-                }
-
-            case .chunkData(let remaining):
-                guard let bytes = takeBody(upTo: remaining) else { return nil }
-                state = bytes.count < remaining ? .chunkData(remaining: remaining - bytes.count) : .chunkDataEnd
-                return .body(bytes)
-
-            case .chunkDataEnd:
-                let available = buffer.count - readIndex
-                if available == 0 { return nil }
-                if buffer[readIndex] == ASCII.lf {
-                    consume(to: readIndex + 1)
-                } else if buffer[readIndex] == ASCII.cr {
-                    if available < 2 { return nil }
-                    guard buffer[readIndex + 1] == ASCII.lf else {
-                        throw HTTP1Error(Self.badResponse, "Chunk data does not end with a line end.")
-                    }
-                    consume(to: readIndex + 2)
-                } else {
-                    throw HTTP1Error(Self.badResponse, "Chunk data does not end with a line end.")
-                }
-                state = .chunkSize
-
-            case .trailers:
-                guard let (content, next) = nextLine() else {
-                    if headerBytes + pendingLineLength > limits.maximumHeaderBytes {
-                        throw HTTP1Error(Self.badResponse, "The trailer fields are too large.")
-                    }
-                    return nil
-                }
-                consume(to: next)
-                if content.isEmpty {
+            case .chunked:
+                switch try chunked.next(&input) {
+                case .needsMore: return nil
+                case .data(let bytes): return .body(bytes)
+                case .end(let trailers):
                     state = .statusLine
                     return .end(trailers: trailers)
                 }
-                headerBytes += next - content.lowerBound
-                if headerBytes > limits.maximumHeaderBytes {
-                    throw HTTP1Error(Self.badResponse, "The trailer fields are too large.")
-                }
-                let field = try withBytes(content, HTTPRequestParser.parseField)
-                trailers.add(field.name, field.value)
 
             case .untilClose:
-                let available = buffer.count - readIndex
+                let available = input.unconsumedCount
                 if available == 0 { return nil }
                 // Up to the limit first, then the error: the same events whatever the split.
                 let allowed = min(available, limits.maximumBodyBytes - bodyBytes)
                 if allowed == 0 { throw bodyTooLarge() }
                 bodyBytes += allowed
-                return takeBody(upTo: allowed).map(Event.body)
+                return input.take(upTo: allowed).map(Event.body)
 
             case .done:
                 return nil
@@ -424,7 +325,8 @@ public struct HTTPResponseParser: Sendable {
             if length > limits.maximumBodyBytes { throw bodyTooLarge() }
             state = .fixedBody(remaining: length)
         case .chunked:
-            state = .chunkSize
+            chunked = Self.makeChunkedDecoder(limits)
+            state = .chunked
         case .untilClose:
             reusable = false
             state = .untilClose

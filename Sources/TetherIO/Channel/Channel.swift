@@ -5,12 +5,13 @@
     /// A non-blocking TCP connection registered with an ``EventLoop``: bytes written go out as the socket takes
     /// them, bytes read go to the ``handler``.
     ///
-    /// Made by ``ClientBootstrap``. Confined to its loop: every member is used on ``eventLoop``'s thread only.
+    /// Made by ``ClientBootstrap`` (connecting) or by a ``ServerChannel`` (accepted). Confined to its loop: every
+    /// member is used on ``eventLoop``'s thread only.
     /// Writes never raise `SIGPIPE` (`MSG_NOSIGNAL`). After ``startTLS(_:timeout:_:)`` the channel speaks TLS:
     /// ``write(_:)`` takes and the handler receives application bytes, encrypted and decrypted on the way.
     public final class Channel: @unchecked Sendable, EventSource {
         public let eventLoop: EventLoop
-        /// The address connected to.
+        /// The peer's address: the one connected to, or the client's for an accepted connection.
         public let remoteAddress: SocketAddress
         /// Receives reads and the close; released once the channel is inactive.
         public var handler: (any ChannelHandler)?
@@ -25,6 +26,8 @@
         private var pending: [UInt8] = []
         private var pendingOffset = 0
         private var watchingWrites = false
+        /// The events the loop watches for now.
+        private var watchedEvents: UInt32 = 0
         private(set) var closed = false
 
         // TLS (see Channel+TLS.swift).
@@ -70,6 +73,52 @@
             channel.registration = id
             channel.onConnect = completion
             return channel
+        }
+
+        /// Wraps a connection accepted by a ``ServerChannel`` (non-blocking, close-on-exec) and registers it with
+        /// `loop` for reads; `nil` (the descriptor closed) when the loop refuses it. Loop thread only.
+        static func accepted(fd: Int32, address: SocketAddress, on loop: EventLoop) -> Channel? {
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let channel = Channel(eventLoop: loop, fd: fd, address: address)
+            guard let id = loop.register(channel, fd: fd, events: EPOLLIN.rawValue) else {
+                Glibc.close(fd)
+                return nil
+            }
+            channel.registration = id
+            channel.watchedEvents = EPOLLIN.rawValue
+            channel.isActive = true
+            return channel
+        }
+
+        /// The bytes written and not yet taken by the socket (with TLS: encrypted bytes). A writer that respects
+        /// backpressure writes more only while this is small, and otherwise waits for
+        /// ``ChannelHandler/channelWritable(_:)``.
+        public var pendingWriteBytes: Int { pending.count - pendingOffset }
+
+        /// While `true` the channel reads nothing from its socket (the bytes wait in the kernel, and the peer is
+        /// eventually slowed down by TCP); a close by the peer is noticed only once reading resumes. `false` by
+        /// default.
+        public var isReadingPaused = false {
+            didSet { if oldValue != isReadingPaused { updateInterest() } }
+        }
+
+        /// Ends the sending side (`shutdown(SHUT_WR)`): the peer reads an end of stream once the bytes queued
+        /// before have gone out, while this side can still read. Call it once ``isFlushed`` is true. Not for TLS
+        /// channels, whose end is ``close(_:)`` (it sends `close_notify`).
+        public func shutdownOutput() {
+            assert(eventLoop.inEventLoop)
+            guard isActive else { return }
+            _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        }
+
+        /// Makes the next ``close(_:)`` reset the connection (`SO_LINGER` with a zero timeout): the peer gets
+        /// `ECONNRESET` instead of an end of stream, and unsent bytes are dropped.
+        public func setResetOnClose() {
+            assert(eventLoop.inEventLoop)
+            guard isActive else { return }
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         }
 
         /// Queues `bytes` and writes as much as the socket takes now; the rest goes when it is writable again.
@@ -149,6 +198,7 @@
             self.onConnect = nil
             isActive = true
             if let registration { eventLoop.modify(registration, fd: fd, events: EPOLLIN.rawValue) }
+            watchedEvents = EPOLLIN.rawValue
             onConnect(nil)
         }
 
@@ -195,15 +245,25 @@
                 }
             }
             let wantsWrites = pendingOffset < pending.count
-            if wantsWrites != watchingWrites, let registration {
+            let wasWaiting = watchingWrites
+            if wantsWrites != watchingWrites {
                 watchingWrites = wantsWrites
-                let events = EPOLLIN.rawValue | (wantsWrites ? EPOLLOUT.rawValue : 0)
-                eventLoop.modify(registration, fd: fd, events: events)
+                updateInterest()
             }
             if !wantsWrites {
                 pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                 pendingOffset = 0
+                if wasWaiting { handler?.channelWritable(self) }
             }
+        }
+
+        /// Tells the loop what to watch for: reads unless paused, writes while bytes wait.
+        private func updateInterest() {
+            guard let registration else { return }
+            let events = (isReadingPaused ? 0 : EPOLLIN.rawValue) | (watchingWrites ? EPOLLOUT.rawValue : 0)
+            guard events != watchedEvents else { return }
+            watchedEvents = events
+            eventLoop.modify(registration, fd: fd, events: events)
         }
 
         /// Sends a TLS channel's `close_notify` with one non-blocking send, when nothing else waits to go out.

@@ -35,6 +35,8 @@
         private var timers = TimerHeap()
         private var registrations: [UInt64: any EventSource] = [:]
         private var nextRegistration: UInt64 = 1
+        /// Whether the loop is running the hand-over queue's tasks now.
+        private var runningInbox = false
         /// The loop's read buffer, shared by its channels (one read at a time).
         let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -57,13 +59,15 @@
         }
 
         /// Runs `task` on the loop's thread, after the callbacks already queued, and before the socket callbacks of
-        /// any readiness the loop has not yet seen when `execute` returns.
+        /// any readiness the loop has not yet seen when `execute` returns. Called on the loop from a socket or timer
+        /// callback, the task runs at the end of the same turn.
         public func execute(_ task: @escaping @Sendable () -> Void) {
             let wasEmpty = inbox.withLock { inbox in
                 inbox.append(task)
                 return inbox.count == 1
             }
-            if wasEmpty {
+            // On the loop, outside the hand-over queue's run, the turn's last step runs the queue: no wake-up needed.
+            if wasEmpty && !(inEventLoop && !runningInbox) {
                 var one: UInt64 = 1
                 _ = write(wakeup, &one, 8)
             }
@@ -166,7 +170,9 @@
                 defer { inbox.removeAll(keepingCapacity: true) }
                 return inbox
             }
+            runningInbox = true
             for task in tasks { task() }
+            runningInbox = false
         }
     }
 

@@ -81,8 +81,7 @@ final class FaultInjector: Sendable {
             request.headers.remove(FaultScript.headerName)
             script = parsed
         }
-        guard let question = request.target.utf8.firstIndex(of: UInt8(ascii: "?")),
-            request.target.utf8[question...].contains(UInt8(ascii: "_"))
+        guard request.targetMayContain("_fault"), let question = request.target.utf8.firstIndex(of: UInt8(ascii: "?"))
         else { return script }
         let prefix = request.target[..<question]
         let query = request.target[request.target.index(after: question)...]

@@ -8,7 +8,7 @@ public import TetherHTTP1
 /// | directive | effect |
 /// |---|---|
 /// | `latency=150ms`, `latency=20ms..200ms` | wait before answering (a range draws from the seeded generator) |
-/// | `status=503` | answer this status with a JSON error body instead of asking the responders (`Retry-After: 1` for 503 and 429) |
+/// | `status=503` | answer this status (200 to 599) with a JSON error body instead of asking the responders (`Retry-After: 1` for 503 and 429); a 1xx is refused, as it is never a final answer |
 /// | `fail` | the same as `status=503` |
 /// | `reset` | send the head and part of the body, then reset the connection |
 /// | `truncate` | announce the full `Content-Length`, send half the body, then close |
@@ -74,10 +74,7 @@ public struct FaultScript: Sendable, Hashable, CustomStringConvertible {
             case ("latency", let value?):
                 latency = try FaultConfiguration.parseLatency(value)
             case ("status", let value?):
-                guard let code = Int(value), (100...599).contains(code) else {
-                    throw ServerError(.invalidOption, "invalid fault status \"\(value)\": expected 100...599")
-                }
-                status = HTTPStatus(code: code)
+                status = try FaultScript.parseStatus(value)
             case ("fail", nil):
                 status = .serviceUnavailable
             case ("reset", nil):
@@ -93,6 +90,29 @@ public struct FaultScript: Sendable, Hashable, CustomStringConvertible {
                 )
             }
         }
+    }
+
+    /// The final status a `status=` directive names: 200 to 599.
+    ///
+    /// A 1xx is refused, as it can never be a final answer: sent in place of the response, a client would take
+    /// the next response on the connection for this one. `101` in particular is only ever sent with `Upgrade`.
+    static func parseStatus(_ value: String) throws(ServerError) -> HTTPStatus {
+        guard let code = Int(value), (100...599).contains(code) else {
+            throw ServerError(.invalidOption, "invalid fault status \"\(value)\": expected 200...599")
+        }
+        if code == 101 {
+            throw ServerError(
+                .invalidOption,
+                "invalid fault status 101: 101 Switching Protocols is only sent with Upgrade, never as an injected answer"
+            )
+        }
+        if code < 200 {
+            throw ServerError(
+                .invalidOption,
+                "invalid fault status \(code): a 1xx response is informational, never a final answer; expected 200...599"
+            )
+        }
+        return HTTPStatus(code: code)
     }
 
     /// The script as the header value that asks for it: `latency=150ms, status=503, reset, truncate`, or `none`.

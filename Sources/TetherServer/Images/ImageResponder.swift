@@ -43,7 +43,12 @@ public struct ImageResponder: HTTPResponder {
         cache = ImageCache(capacity: cacheCapacity)
     }
 
+    /// `true`: the route and the cache are looked up on the loop, and an image is drawn and encoded off it, on the
+    /// server's responder threads.
+    public var runsOnEventLoop: Bool { true }
+
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
+        guard request.targetMayContain("images") else { return nil }
         guard let segments = HTTPTarget(request.target).pathSegments, segments.count == 2, segments[0] == "images"
         else { return nil }
         guard request.method == .get || request.method == .head else {
@@ -64,16 +69,15 @@ public struct ImageResponder: HTTPResponder {
         if let cached = cache.entry(for: key) {
             entry = cached
         } else {
-            let encoded: [UInt8]?
-            let contentType: String
-            if id.hasPrefix("photo-") {
-                let pixels = ThumbnailRenderer.render(id: id, width: width, height: height)
-                encoded = PNGEncoder.encode(width: width, height: height, rgb: pixels)
-                contentType = "image/png"
-            } else {
+            // Drawn and encoded off the event loop.
+            let (encoded, contentType) = await withTaskExecutorPreference(ResponderTaskExecutor.shared) {
+                () -> ([UInt8]?, String) in
+                if id.hasPrefix("photo-") {
+                    let pixels = ThumbnailRenderer.render(id: id, width: width, height: height)
+                    return (PNGEncoder.encode(width: width, height: height, rgb: pixels), "image/png")
+                }
                 let pixels = ProductPictureRenderer.render(id: id, width: width, height: height)
-                encoded = JPEGEncoder.encode(width: width, height: height, rgb: pixels)
-                contentType = "image/jpeg"
+                return (JPEGEncoder.encode(width: width, height: height, rgb: pixels), "image/jpeg")
             }
             guard let encoded else { return .jsonError(.internalServerError, "the image could not be encoded") }
             let hash = FNV1a.hash(encoded)

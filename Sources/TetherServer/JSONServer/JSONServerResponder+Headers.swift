@@ -53,7 +53,8 @@ extension JSONServerResponder {
     /// `/**/ typeof cb === 'function' && cb(<json>);` served as `text/javascript` (the name keeps only
     /// `[]`, word characters, `$` and `.`; U+2028 and U+2029 are escaped).
     static func wrappingJSONP(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard let callback = request.queryItems.first(where: { $0.name == "callback" })?.value, !callback.isEmpty,
+        guard request.targetMayContain("callback"),
+            let callback = request.queryItems.first(where: { $0.name == "callback" })?.value, !callback.isEmpty,
             response.headers["Content-Type"]?.hasPrefix("application/json") == true, let body = response.bodyBytes
         else { return response }
         let name = String(

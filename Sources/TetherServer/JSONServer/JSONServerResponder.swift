@@ -53,7 +53,20 @@ public final class JSONServerResponder: HTTPResponder {
         self.configuration = configuration
     }
 
+    /// `true`: reads are computed from the published version in memory (and cached); writes and their disk work
+    /// run on the database's own queue (``JSONDatabase`` is an actor with an executor of its own), so nothing here
+    /// blocks.
+    public var runsOnEventLoop: Bool { true }
+
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
+        // A read this version has already answered for this target and host: served from the version's read
+        // cache without routing again (an entry exists only for a target that routed to a read). Not with
+        // `_delay`, whose wait could outlast the version.
+        if request.method == .get || request.method == .head, !request.targetMayContain("_delay"),
+            let cached = database.snapshot.reads.response(for: Self.readCacheKey(for: request))
+        {
+            return finish(cached, for: request)
+        }
         var method = request.method
         if method == .post, let override = request.headers["X-HTTP-Method-Override"], !override.isEmpty {
             method = HTTPMethod(override.uppercased())

@@ -79,14 +79,20 @@ public struct RakutenSearchResponder: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse? {
+        guard request.targetMayContain("/api/") else { return nil }
         guard let path = request.path, path.hasPrefix("/services/api/") || path.hasPrefix("/ichibams/api/") else {
             return nil
         }
-        switch answer(request, path: path) {
+        // A search over the catalog is computed off the event loop.
+        let result = await withTaskExecutorPreference(ResponderTaskExecutor.shared) { answer(request, path: path) }
+        switch result {
         case .success(let response): return response
         case .failure(let error): return error.response
         }
     }
+
+    /// `true`: the path is matched on the loop, and a search is computed off it, on the server's responder threads.
+    public var runsOnEventLoop: Bool { true }
 
     private func answer(_ request: HTTPRequest, path: String) -> Result<HTTPResponse, RakutenError> {
         let version: RakutenSearchQuery.Version

@@ -12,17 +12,31 @@ extension HTTPServer {
         /// Request size limits; a request over one is answered with the limit's status (431, 413, 414, 400) and
         /// a JSON error, then the connection closes.
         public var limits: HTTPRequestParser.Limits
-        /// How long a request may take to arrive once its first byte has; then `408` and close.
+        /// How long a request may take to arrive once its first byte has; then `408` and close. On Linux a new
+        /// connection also has this long to send its first byte (or finish its TLS handshake), else it is closed
+        /// silently.
         public var headerTimeout: Duration
         /// How long a kept-alive connection may wait for its next request before it is closed silently. Also
-        /// bounds a blocked send to a client that stops reading.
+        /// bounds a blocked send to a client that stops reading. (A connection that has sent nothing yet has the
+        /// ``headerTimeout`` for its first request, and is closed silently after it.)
         public var idleTimeout: Duration
-        /// The most connections open at once; more are answered `503` with a JSON error and closed.
+        /// The most connections open at once. `0` (the default) derives it from the process's open-file limit,
+        /// which ``HTTPServer/start()`` raises to its hard limit: that limit less 256 descriptors kept for files.
+        ///
+        /// A connection over the limit is answered `503` with a JSON error and closed, unless
+        /// ``closesIdleConnectionsAtLimit`` lets it in by closing an idle one.
         public var maximumConnections: Int
+        /// At ``maximumConnections``, whether a new connection is still accepted and the connection idle the longest
+        /// (a kept-alive one between requests, or one that has sent nothing) is closed to make room; only when every
+        /// connection has a request in progress is the new one answered `503`. `false` (the default): every
+        /// connection over the limit gets the `503`. `tether serve` turns it on, so idle clients never lock others
+        /// out. Linux only (elsewhere the limit always answers `503`).
+        public var closesIdleConnectionsAtLimit: Bool
         /// How long ``HTTPServer/stop()`` lets in-flight requests finish before it closes their connections.
         public var shutdownGracePeriod: Duration
         /// Receives one access-log line per request, `METHOD target status bytes µs`, with ` fault=...` appended
-        /// when a fault was injected; called on connection threads, concurrently. `nil` (default) logs nothing.
+        /// when a fault was injected; called on the server's threads (on Linux, its event loops), concurrently, so
+        /// it must be quick and must not block. `nil` (default) logs nothing.
         public var accessLog: (@Sendable (String) -> Void)?
         /// Random faults to inject; ``FaultConfiguration/none`` by default.
         public var faults: FaultConfiguration
@@ -41,7 +55,7 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: Int = 0, limits: HTTPRequestParser.Limits = .init(),
             headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
-            maximumConnections: Int = 512, shutdownGracePeriod: Duration = .seconds(5),
+            maximumConnections: Int = 0, shutdownGracePeriod: Duration = .seconds(5),
             accessLog: (@Sendable (String) -> Void)? = nil, faults: FaultConfiguration = .none,
             maximumPendingStreamBytes: Int = 1 << 20
         ) {
@@ -55,6 +69,7 @@ extension HTTPServer {
             self.accessLog = accessLog
             self.faults = faults
             self.maximumPendingStreamBytes = maximumPendingStreamBytes
+            closesIdleConnectionsAtLimit = false
         }
     }
 }

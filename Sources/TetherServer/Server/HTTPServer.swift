@@ -21,19 +21,25 @@
 /// limit are in ``Configuration``.
 ///
 /// A streamed body is pulled from its stream only as fast as the client reads: while more than
-/// ``Configuration/maximumPendingStreamBytes`` wait for the socket, the server stops pulling.
+/// ``Configuration/maximumPendingStreamBytes`` wait for the socket, the server stops pulling. The same bound holds
+/// for a client that pipelines requests without reading: the next one is answered once the previous answer has
+/// (mostly) gone out.
 ///
-/// - Thread safety: every method may be called from any thread or task. The server runs one OS thread for
-///   accepting and one per connection, with blocking socket calls that never occupy the Swift concurrency pool;
-///   responders run as tasks, concurrently for different connections (on Linux the connection's thread runs
-///   them while it waits; work they resume while it is busy goes to the pool), and a slow responder delays only
-///   its own connection.
+/// - Thread safety: every method may be called from any thread or task. On Linux the server runs on event loops,
+///   one per core, with non-blocking sockets: an idle connection costs memory only (about a kilobyte, no
+///   thread), and slow or idle clients never hold up others. Responders run as tasks, concurrently for different
+///   connections, on threads where they may block (more are started as others block), so a slow responder delays
+///   only its own connection; responders that declare ``HTTPResponder/runsOnEventLoop`` (the built-in ones) run
+///   on the connection's loop instead, which saves two thread switches per request. On other platforms the server runs one OS thread per connection.
 /// - Platforms: built and tested on Linux. The Apple-platform branches of the socket code are reviewed but not
 ///   compiled in this project's CI.
 public final class HTTPServer: Sendable {
     private enum State {
         case idle
         case running(ServerCore)
+        #if os(Linux)
+            case runningOnLoop(LoopServerCore)
+        #endif
         case stopped
     }
 
@@ -48,9 +54,16 @@ public final class HTTPServer: Sendable {
     }
 
     deinit {
-        if case .running(let core) = state.withLock({ $0 }) {
+        switch state.withLock({ $0 }) {
+        case .running(let core):
             core.stopAccepting()
             core.registry.forceClose()
+        #if os(Linux)
+            case .runningOnLoop(let core):
+                core.forceClose()
+        #endif
+        default:
+            break
         }
     }
 
@@ -65,17 +78,39 @@ public final class HTTPServer: Sendable {
             guard case .idle = state else {
                 throw ServerError(.invalidState, "the server was already started")
             }
-            let core = try ServerCore(configuration: configuration, responders: responders)
-            try core.startAccepting()
-            state = .running(core)
+            #if os(Linux)
+                let core = try LoopServerCore(configuration: configuration, responders: responders)
+                state = .runningOnLoop(core)
+            #else
+                let core = try ServerCore(configuration: configuration, responders: responders)
+                try core.startAccepting()
+                state = .running(core)
+            #endif
             return core.port
         }
     }
 
     /// The port the server listens on; `nil` before ``start()`` and after ``stop()``.
     public var port: Int? {
-        if case .running(let core) = state.withLock({ $0 }) { return core.port }
-        return nil
+        switch state.withLock({ $0 }) {
+        case .running(let core): core.port
+        #if os(Linux)
+            case .runningOnLoop(let core): core.port
+        #endif
+        default: nil
+        }
+    }
+
+    /// The connection limit in force while running: ``Configuration/maximumConnections``, or the one derived
+    /// from the open-file limit when that is `0`; `nil` before ``start()`` and after ``stop()``.
+    public var maximumConnections: Int? {
+        switch state.withLock({ $0 }) {
+        case .running: configuration.maximumConnections > 0 ? configuration.maximumConnections : 512
+        #if os(Linux)
+            case .runningOnLoop(let core): core.maximumConnections
+        #endif
+        default: nil
+        }
     }
 
     /// Stops gracefully: stops accepting, closes idle connections, lets in-flight requests finish (their
@@ -83,15 +118,17 @@ public final class HTTPServer: Sendable {
     /// the listening socket is closed and the connections are gone (or, for responders that ignore
     /// cancellation, abandoned). Calling it again, or before ``start()``, does nothing.
     public func stop() async {
-        let core: ServerCore? = state.withLock { state in
-            guard case .running(let core) = state else {
-                state = .stopped
-                return nil
-            }
-            state = .stopped
-            return core
+        let previous = state.withLock { state in
+            defer { state = .stopped }
+            return state
         }
-        guard let core else { return }
+        #if os(Linux)
+            if case .runningOnLoop(let core) = previous {
+                await core.stop(gracePeriod: configuration.shutdownGracePeriod)
+                return
+            }
+        #endif
+        guard case .running(let core) = previous else { return }
         core.stopAccepting()
         await core.awaitAcceptLoopEnd()
         core.registry.drain()

@@ -142,3 +142,21 @@ import Testing
         #expect(!parser.isIdle)
     }
 }
+
+@Suite("HTTP/1.1 request parser: releasing the buffer between requests")
+struct HTTPRequestParserReleaseTests {
+    @Test func releasingBetweenRequestsKeepsWhatIsBufferedAndTheNextRequestParses() throws {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HT".utf8))
+        #expect(try parser.nextRequest()?.target == "/a")
+        // Part of /b is buffered: nothing is released.
+        parser.releaseBuffer()
+        parser.append(Array("TP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try parser.nextRequest()?.target == "/b")
+        #expect(try parser.nextRequest() == nil)
+        parser.releaseBuffer()
+        #expect(parser.isIdle)
+        parser.append(Array("GET /c HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try parser.nextRequest()?.target == "/c")
+    }
+}

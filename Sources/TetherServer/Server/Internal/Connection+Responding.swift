@@ -155,29 +155,13 @@ extension Connection {
     }
 
     /// Whether the responder asked to close the connection.
-    static func closes(_ response: HTTPResponse) -> Bool {
-        response.headers["Connection"].map { hasToken($0, "close") } ?? false
-    }
-
-    private static func hasToken(_ value: String, _ token: String) -> Bool {
-        value.split(separator: ",").contains { $0.trimmingSpaces.caseInsensitiveEqual(token) }
-    }
+    static func closes(_ response: HTTPResponse) -> Bool { ResponderChain.closes(response) }
 }
 
 extension ServerCore {
-    /// The response to one request: after the planned latency, the planned fault status or the first responder's
-    /// answer, else 404 `{}`.
+    /// The response to one request (see ``ResponderChain/response(to:plan:)``).
     func response(to request: HTTPRequest, plan: FaultPlan?) async -> HTTPResponse {
-        if let latency = plan?.latency { try? await Task.sleep(for: latency) }
-        if let status = plan?.status {
-            var response = HTTPResponse.jsonError(status, "fault injected by the server", code: "injected_fault")
-            if status.code == 503 || status.code == 429 { response.headers.add("Retry-After", "1") }
-            return response
-        }
-        for responder in responders {
-            if let response = await responder.respond(to: request) { return response }
-        }
-        return notFound
+        await chain.response(to: request, plan: plan)
     }
 }
 

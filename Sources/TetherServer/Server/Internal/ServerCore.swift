@@ -28,8 +28,13 @@ final class ServerCore: Sendable {
         /// The certificate and key of an HTTPS server.
         let tlsContext: TLSContext?
     #endif
-    /// The not-found answer, json-server style: `404` with the body `{}`.
-    let notFound = HTTPResponse.json([:], status: .notFound)
+    /// The responders in order, and the not-found answer.
+    let chain: ResponderChain
+
+    /// The connection limit: the configuration's, or 512 when it says `0` (no open-file limit is derived here).
+    var maximumConnections: Int {
+        configuration.maximumConnections > 0 ? configuration.maximumConnections : 512
+    }
 
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -40,6 +45,7 @@ final class ServerCore: Sendable {
     init(configuration: HTTPServer.Configuration, responders: [any HTTPResponder]) throws(ServerError) {
         self.configuration = configuration
         self.responders = responders
+        chain = ResponderChain(responders: responders)
         faults = FaultInjector(configuration: configuration.faults)
         #if os(Linux)
             if let identity = configuration.tls {
@@ -114,7 +120,7 @@ final class ServerCore: Sendable {
         #else
             let client = accepted
         #endif
-        if registry.count >= configuration.maximumConnections {
+        if registry.count >= maximumConnections {
             reject(client)
             return
         }
@@ -131,7 +137,7 @@ final class ServerCore: Sendable {
         /// or OpenSSL cannot make a session.
         private func secured(_ socket: Socket) -> Socket? {
             guard let tlsContext else { return socket }
-            guard registry.count < configuration.maximumConnections, let session = try? tlsContext.makeSession()
+            guard registry.count < maximumConnections, let session = try? tlsContext.makeSession()
             else {
                 socket.close()
                 return nil
