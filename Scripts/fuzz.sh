@@ -50,7 +50,7 @@ json | encoder)
     ;;
 http | http-response)
     modules=(Sources/TetherHTTP1)
-    flags=()
+    flags=(-package-name Tether)
     dict="Fuzz/$target.dict"
     max_len=4096
     if [ "$target" = http ]; then
