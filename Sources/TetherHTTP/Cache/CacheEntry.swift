@@ -28,7 +28,10 @@ struct CacheEntry: Sendable {
     init(key: String, response: CachedResponse, varyFields: [VaryField], configuration: HTTPCache.Configuration) {
         self.key = key
         self.response = response
-        self.varyFields = varyFields
+        // Normalised once here: values stored before normalising existed come back from disk as they were.
+        self.varyFields = varyFields.map { field in
+            VaryField(name: field.name, value: field.value.map { VaryValue.normalized($0, name: field.name) })
+        }
         directives = CacheControl(response.headers)
         freshness = Freshness(response: response, directives: directives, configuration: configuration)
         var validators = HTTPHeaders()
@@ -54,15 +57,12 @@ struct CacheEntry: Sendable {
     /// Whether a request with `requestHeaders` may be answered with this entry (RFC 9111 §4.1): each header
     /// field named by `Vary` has the same value once normalised (``VaryValue``: lines combined, whitespace around
     /// members dropped, case folded where the field is case-insensitive) or is absent in both; `Vary: *` never
-    /// matches. Values stored before normalising existed are normalised as they are compared.
+    /// matches. The stored values are normalised once, when the entry is made or read back.
     ///
     /// - Complexity: O(v × h) for v varied fields and h request header fields.
     func matches(_ requestHeaders: HTTPHeaders) -> Bool {
         guard !varyIsWildcard else { return false }
-        return varyFields.allSatisfy { field in
-            VaryValue.of(field.name, in: requestHeaders)
-                == field.value.map { VaryValue.normalized($0, name: field.name) }
-        }
+        return varyFields.allSatisfy { VaryValue.of($0.name, in: requestHeaders) == $0.value }
     }
 
     /// What the entry weighs in the memory tier: the response's cost plus its key and varied values.
