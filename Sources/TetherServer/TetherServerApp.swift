@@ -1,5 +1,6 @@
 public import Foundation
 import TetherHTTP1
+import TetherSync
 
 /// The standard Tether server, assembled and started: the json-server REST API on a database file or the
 /// built-in data set, the Rakuten Ichiba item search and the generated images, on one ``HTTPServer``.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherHTTP1
 import TetherJSON
+import TetherSync
 import TetherTestSupport
 
 @testable import TetherServer

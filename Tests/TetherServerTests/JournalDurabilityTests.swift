@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherHTTP1
 import TetherJSON
+import TetherSync
 
 @testable import TetherServer
 

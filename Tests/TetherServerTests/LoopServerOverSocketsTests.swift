@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherHTTP1
+import TetherSync
 
 @testable import TetherServer
 

@@ -3,7 +3,7 @@ import TetherSync
 
 /// A bounded cache of encoded images, keyed by id and size; the least recently stored entry goes first.
 ///
-/// - Thread safety: safe from any thread; state is behind a `Mutex`.
+/// - Thread safety: safe from any thread; state is behind a `Locked`.
 final class ImageCache: Sendable {
     struct Key: Hashable, Sendable {
         var id: String

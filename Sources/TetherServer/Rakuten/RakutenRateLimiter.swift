@@ -6,7 +6,7 @@ import TetherSync
 /// A refused request does not restart the interval. Ids not seen for an interval are forgotten once the table
 /// grows past a thousand entries, so it stays small.
 ///
-/// - Thread safety: safe to call from any thread; state is behind a `Mutex`.
+/// - Thread safety: safe to call from any thread; state is behind a `Locked`.
 final class RakutenRateLimiter: Sendable {
     private let interval: Duration
     private let now: @Sendable () -> ContinuousClock.Instant

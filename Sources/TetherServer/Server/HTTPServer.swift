@@ -1,3 +1,5 @@
+import TetherSync
+
 /// An HTTP/1.1 server on POSIX sockets that answers requests with a list of ``HTTPResponder``s.
 ///
 /// ```swift

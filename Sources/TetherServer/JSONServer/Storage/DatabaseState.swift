@@ -1,4 +1,5 @@
 import TetherJSON
+import TetherSync
 
 /// One version of a json-server database: the top-level object, whose arrays are collections and whose objects
 /// are singular resources, plus an index from each collection's ids (as strings) to positions.

@@ -1,4 +1,5 @@
 import TetherHTTP1
+import TetherSync
 
 /// The responses already computed for reads of one ``DatabaseState``, so that a repeated `GET` (the same item,
 /// the same page) is answered with the bytes and `ETag` serialized the first time.

@@ -1,4 +1,5 @@
 import Dispatch
+import TetherSync
 
 #if !canImport(Darwin)
 

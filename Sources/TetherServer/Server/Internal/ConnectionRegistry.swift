@@ -1,3 +1,5 @@
+import TetherSync
+
 /// The open connections of one server, for the connection limit and for shutdown.
 ///
 /// Owns the descriptors: a connection's socket is closed by ``remove(_:)`` under the lock, so `drain` and

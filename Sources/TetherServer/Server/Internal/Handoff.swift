@@ -1,4 +1,5 @@
 import Dispatch
+import TetherSync
 
 /// Carries values from an async task to a connection thread that waits for them: a response, or the chunks of a
 /// streamed body.

@@ -1,6 +1,7 @@
 import Dispatch
 import TetherHTTP1
 import TetherJSON
+import TetherSync
 
 #if canImport(Glibc)
     import Glibc

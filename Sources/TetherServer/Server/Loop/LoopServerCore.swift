@@ -1,3 +1,5 @@
+import TetherSync
+
 #if os(Linux)
     import TetherHTTP1
     import TetherIO
@@ -49,16 +51,16 @@
                 ? configuration.maximumConnections : OpenFileLimit.connectionLimit(openFiles: openFiles)
             taskExecutors = Dictionary(
                 uniqueKeysWithValues: EventLoopGroup.shared.loops.map { (ObjectIdentifier($0), LoopTaskExecutor($0)) })
-            let admitted = Locked(Admittance())
+            let admitted = AdmittanceBox()
             admittedBox = admitted
             let bootstrap = ServerBootstrap(group: .shared) { channel in
-                let core: LoopServerCore? = admitted.withLock { admittance in
+                let core: LoopServerCore? = admitted.state.withLock { admittance in
                     if admittance.core == nil && !admittance.stopped { admittance.early.append(channel) }
                     return admittance.core
                 }
                 if let core {
                     core.admit(channel)
-                } else if admitted.withLock({ $0.stopped }) {
+                } else if admitted.state.withLock({ $0.stopped }) {
                     channel.close()
                 }
             }
@@ -75,7 +77,7 @@
                 throw ServerError(code, error.message, systemError: error.errno)
             }
             port = listener.localPort
-            let early = admitted.withLock { admittance in
+            let early = admitted.state.withLock { admittance in
                 admittance.core = self
                 defer { admittance.early = [] }
                 return admittance.early
@@ -94,7 +96,12 @@
             var stopped = false
         }
 
-        private let admittedBox: Locked<Admittance>
+        /// The admittance shared by the core and the bootstrap's initializer.
+        private final class AdmittanceBox: Sendable {
+            let state = Locked(Admittance())
+        }
+
+        private let admittedBox: AdmittanceBox
 
         /// The task executor that runs jobs on `loop`.
         func taskExecutor(for loop: EventLoop) -> LoopTaskExecutor {
@@ -166,7 +173,7 @@
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 listener.close { continuation.resume() }
             }
-            admittedBox.withLock { $0 = Admittance(stopped: true) }
+            admittedBox.state.withLock { $0 = Admittance(stopped: true) }
             for handler in table.withLock({ $0.drain() }) {
                 handler.channel.eventLoop.execute { handler.drain() }
             }
@@ -185,7 +192,7 @@
         /// Closes every connection now (from any thread).
         func forceClose() {
             listener.close()
-            admittedBox.withLock { $0 = Admittance(stopped: true) }
+            admittedBox.state.withLock { $0 = Admittance(stopped: true) }
             for handler in table.withLock({ table in
                 _ = table.drain()
                 return table.handles

@@ -1,3 +1,5 @@
+import TetherSync
+
 #if os(Linux)
     import TetherIO
 
@@ -23,12 +25,12 @@
             _ stream: AsyncStream<[UInt8]>, loop: EventLoop, chunk: @escaping @Sendable (StreamPump, [UInt8]) -> Void,
             end: @escaping @Sendable (StreamPump) -> Void
         ) {
-            let work = Task(executorPreference: ResponderTaskExecutor.shared) { [self, state] in
+            let work = Task(executorPreference: ResponderTaskExecutor.shared) { [self] in
                 for await bytes in stream {
-                    if state.withLock({ $0.cancelled }) { return }
+                    if self.state.withLock({ $0.cancelled }) { return }
                     loop.execute { chunk(self, bytes) }
                     let go = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                        let now: Bool? = state.withLock { state in
+                        let now: Bool? = self.state.withLock { state in
                             if state.cancelled { return false }
                             if state.granted {
                                 state.granted = false
@@ -41,7 +43,7 @@
                     }
                     if !go { return }
                 }
-                if state.withLock({ $0.cancelled }) { return }
+                if self.state.withLock({ $0.cancelled }) { return }
                 loop.execute { end(self) }
             }
             task.withLock { $0 = work }
