@@ -85,7 +85,7 @@ let package = Package(
             name: "tether-bench",
             dependencies: [
                 "TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc", "CSQLite",
-                "TetherImages", "CJPEG", "CPNG",
+                "TetherImages", "CJPEG", "CPNG", "TetherSync",
             ]),
         // Test support shared by several test targets (certificates made with openssl); not a product.
         .target(name: "TetherTestSupport", dependencies: ["TetherSync"], path: "Tests/TetherTestSupport"),

@@ -4,6 +4,7 @@ internal import TetherHTTP
 internal import TetherHTTP1
 internal import TetherJSON
 internal import TetherServer
+internal import TetherSync
 
 #if canImport(FoundationNetworking)
     internal import FoundationNetworking
@@ -42,7 +43,9 @@ internal import TetherServer
 enum HTTPBench {
     static func run(_ options: BenchOptions) -> Int32 {
         let started = Bench.now()
-        let result = blocking { try await measure(options) }
+        let result = Result { () throws -> Figures in
+            try runBlocking { () async throws -> Figures in try await measure(options) }
+        }
         switch result {
         case .failure(let error):
             Bench.note("# FAILED: \(error)")
@@ -570,20 +573,6 @@ enum HTTPBench {
         guard !sorted.isEmpty else { return .nan }
         let rank = Int((Double(sorted.count) * p).rounded(.up))
         return sorted[min(sorted.count, max(1, rank)) - 1]
-    }
-
-    /// Runs `body` as a task and waits for it on this (main) thread.
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
-        let box = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let result: Result<T, any Error>
-            do { result = .success(try await body()) } catch { result = .failure(error) }
-            box.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return box.withLock { $0! }
     }
 
     /// Counts the requests for `/slow`.

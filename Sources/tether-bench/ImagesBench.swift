@@ -2,6 +2,7 @@ internal import CJPEG
 internal import CPNG
 internal import Foundation
 internal import TetherImages
+internal import TetherSync
 internal import TetherTerminal
 
 /// `tether-bench images`: the image pipeline against Pillow, its memory cache, and the item list's redraw with
@@ -166,9 +167,7 @@ enum ImagesBench {
 
     /// The µs per `image(for:size:)` answered from memory: median and 99th percentile.
     static func memoryHits(file: URL, count: Int) -> (median: Double, p99: Double) {
-        let box = ResultBox()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
+        runBlocking {
             let pipeline = ImagePipeline()
             let size = ImageSize(width: 128, height: 128)
             _ = try? await pipeline.image(for: file, size: size)
@@ -180,15 +179,8 @@ enum ImagesBench {
                 times.append((Bench.now() - start) * 1_000_000)
             }
             times.sort()
-            box.value = (times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)])
-            done.signal()
+            return (times[times.count / 2], times[min(times.count - 1, times.count * 99 / 100)])
         }
-        done.wait()
-        return box.value
-    }
-
-    private final class ResultBox: @unchecked Sendable {
-        var value: (Double, Double) = (0, 0)
     }
 
     // MARK: - Scrolling

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import TetherServer
+internal import TetherSync
 
 #if canImport(FoundationNetworking)
     internal import FoundationNetworking
@@ -60,7 +61,7 @@ enum ServerBench {
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tether-bench-\(UUID())")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let app = blocking { try? await TetherServerApp.start(.init(rakutenRateLimit: false)) }
+        let app = runBlocking { try? await TetherServerApp.start(.init(rakutenRateLimit: false)) }
         guard let app else {
             log("the server did not start")
             return 1
@@ -71,16 +72,16 @@ enum ServerBench {
                 nginx.terminate()
                 nginx.waitUntilExit()
             }
-            blocking { await app.stop() }
+            runBlocking { await app.stop() }
             try? FileManager.default.removeItem(at: directory)
         }
         do {
             for (index, route) in routes.enumerated() {
-                let bytes = try blocking { () async throws -> Data in
+                let bytes = try runBlocking { () async throws -> Data in
                     let session = URLSession(configuration: .ephemeral)
                     defer { session.finishTasksAndInvalidate() }
                     return try await session.data(from: URL(string: "\(app.baseURL)\(route)")!).0
-                }.get()
+                }
                 try bytes.write(to: directory.appendingPathComponent("route\(index).json"))
             }
             let port = try freePort()
@@ -281,29 +282,4 @@ enum ServerBench {
         }
         return 0
     }
-
-    /// Runs `body` as a task and waits for it on this (main) thread.
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let box = Box<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await body()
-            done.signal()
-        }
-        done.wait()
-        return box.value!
-    }
-
-    private static func blocking<T: Sendable>(
-        _ body: @escaping @Sendable () async throws -> T
-    ) -> Result<T, any Error> {
-        blocking { () async -> Result<T, any Error> in
-            do { return .success(try await body()) } catch { return .failure(error) }
-        }
-    }
-}
-
-/// A task's result for the waiting thread (the semaphore orders the accesses).
-private final class Box<T>: @unchecked Sendable {
-    var value: T?
 }

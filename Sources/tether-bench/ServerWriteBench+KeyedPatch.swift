@@ -1,5 +1,6 @@
 internal import Foundation
 internal import TetherServer
+internal import TetherSync
 
 /// `server patch-keyed`: one keep-alive client sending `PATCH /notes/<random id>` with an `Idempotency-Key`, one
 /// after the other, to a persisted database of 1,000 and then 100,000 notes that already remembers 100,000 keys
@@ -83,17 +84,6 @@ extension ServerWriteBench {
     }
 
     private static func blockingFold(_ app: TetherServerApp) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        let result = FoldResult()
-        Task.detached {
-            result.succeeded = (try? await app.database.fold()) != nil
-            done.signal()
-        }
-        done.wait()
-        return result.succeeded
+        runBlocking { (try? await app.database.fold()) != nil }
     }
-}
-
-private final class FoldResult: @unchecked Sendable {
-    var succeeded = false
 }

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import TetherServer
+internal import TetherSync
 
 #if canImport(Glibc)
     internal import Glibc
@@ -81,23 +82,11 @@ enum ServerWriteBench {
     }
 
     static func blockingStart(_ file: URL) -> TetherServerApp? {
-        let box = StartBox()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            box.app = try? await TetherServerApp.start(.init(data: .file(file), writes: .persistent))
-            done.signal()
-        }
-        done.wait()
-        return box.app
+        runBlocking { try? await TetherServerApp.start(.init(data: .file(file), writes: .persistent)) }
     }
 
     static func blockingStop(_ app: TetherServerApp) {
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            await app.stop()
-            done.signal()
-        }
-        done.wait()
+        runBlocking { await app.stop() }
     }
 
     /// A blocking keep-alive connection that reads `Content-Length` responses.
@@ -185,8 +174,4 @@ private final class LockedTimes: @unchecked Sendable {
         defer { lock.unlock() }
         return times
     }
-}
-
-private final class StartBox: @unchecked Sendable {
-    var app: TetherServerApp?
 }

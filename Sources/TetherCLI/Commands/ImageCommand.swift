@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import TetherImages
+import TetherSync
 import TetherTerminal
 
 #if canImport(Glibc)
@@ -146,28 +146,12 @@ enum ImageCommand: Command {
 
     /// Loads and decodes the picture, blocking the calling thread (a command's, never the pool's).
     private static func load(_ url: URL, size: ImageSize, pipeline: ImagePipeline) throws(CLIError) -> RGBAImage {
-        let outcome = LoadOutcome()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do throws(ImageError) {
-                outcome.result = .success(try await pipeline.image(for: url, size: size))
-            } catch {
-                outcome.result = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        switch outcome.result! {
-        case .success(let image): return image
-        case .failure(let error):
+        do throws(ImageError) {
+            return try runBlocking { () async throws(ImageError) in try await pipeline.image(for: url, size: size) }
+        } catch {
             var message = error.message
             if message.hasSuffix(".") { message.removeLast() }
             throw .failure("\(url.isFileURL ? url.path : url.absoluteString): \(message)")
         }
     }
-}
-
-/// The load's result, handed to the waiting thread (the semaphore orders the accesses).
-private final class LoadOutcome: @unchecked Sendable {
-    var result: Result<RGBAImage, ImageError>?
 }

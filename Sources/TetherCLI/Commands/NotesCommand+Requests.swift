@@ -32,7 +32,7 @@ extension NotesCommand {
             // The database picks the temporary id (`nil` here), below every one a waiting write holds.
             let draft = Note(id: -1, title: title, body: body, updatedAt: now())
             let outcome = try await send(
-                OutboxDraft(kind: .create, id: nil, value: draft), database: database, client: client)
+                NoteWrite(kind: .create, id: nil, value: draft), database: database, client: client)
             return .note(try decode(outcome, what: "the new note"))
         case .edit(let id, let title, let body):
             // The note as the server has it now, so the edit is sent over that version (If-Match); with the server
@@ -58,10 +58,10 @@ extension NotesCommand {
             if let body { value["body"] = .string(body) }
             value["updatedAt"] = .string(now())
             let outcome = try await send(
-                OutboxDraft(kind: .update, id: id, json: .object(value)), database: database, client: client)
+                NoteWrite(kind: .update, id: id, json: .object(value)), database: database, client: client)
             return .note(try decode(outcome, what: "note \(id)"))
         case .remove(let id):
-            let outcome = try await send(OutboxDraft(kind: .delete, id: id), database: database, client: client)
+            let outcome = try await send(NoteWrite(kind: .delete, id: id), database: database, client: client)
             if case .failed(let error) = outcome, error.httpError?.status?.code == 404 {
                 throw .failure("note \(id) does not exist")
             }
@@ -70,8 +70,8 @@ extension NotesCommand {
         }
     }
 
-    /// A write of a note for the outbox.
-    struct OutboxDraft: Sendable {
+    /// A write of a note, as the command hands it to the outbox (which keeps it as an `OutboxEntry`).
+    struct NoteWrite: Sendable {
         var kind: OutboxEntry.Kind
         /// `nil` for a create: the database chooses a temporary id.
         var id: Int?
@@ -100,7 +100,7 @@ extension NotesCommand {
     /// Saves the write in the outbox (so that it survives this process), then sends it with its
     /// `Idempotency-Key`, retrying transient failures a few times. A write the server refused leaves the outbox
     /// (nothing is kept); one whose outcome is unknown stays for `tether sync` or the app.
-    static func send(_ draft: OutboxDraft, database: StoreDatabase?, client: HTTPClient) async throws(CLIError)
+    static func send(_ draft: NoteWrite, database: StoreDatabase?, client: HTTPClient) async throws(CLIError)
         -> WriteOutcome
     {
         let retries = Outbox.Retries(maximumAttempts: 4, initialDelay: .milliseconds(250), maximumDelay: .seconds(2))
@@ -120,7 +120,7 @@ extension NotesCommand {
         return try await send(draft, outbox: Outbox(database: database, client: client), retries: retries)
     }
 
-    private static func send(_ draft: OutboxDraft, outbox: Outbox, retries: Outbox.Retries) async throws(CLIError)
+    private static func send(_ draft: NoteWrite, outbox: Outbox, retries: Outbox.Retries) async throws(CLIError)
         -> WriteOutcome
     {
         let entry: OutboxEntry

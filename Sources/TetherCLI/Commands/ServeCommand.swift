@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import TetherServer
+import TetherSync
 
 #if canImport(Glibc)
     import Glibc
@@ -103,7 +104,7 @@ enum ServeCommand: Command {
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
         }
-        let app = try blocking { () async throws(CLIError) -> TetherServerApp in
+        let app = try runBlocking { () async throws(CLIError) -> TetherServerApp in
             try await start(options, database: database, accessLog: options.log ? session.log : nil)
         }
         if !TetherServerApp.isLoopback(host: options.host) {
@@ -119,7 +120,7 @@ enum ServeCommand: Command {
         }
         console.printError("tether: stopping\n")
         // A clean stop folds the journal into the database file (see JSONDatabase.close()).
-        let foldFailure = try blocking { () async throws(CLIError) -> String? in
+        let foldFailure = try runBlocking { () async throws(CLIError) -> String? in
             await app.stop()
             do throws(ServerError) {
                 try await database?.close()
@@ -289,30 +290,6 @@ enum ServeCommand: Command {
             """
         return text
     }
-
-    /// Runs `body` as a task and blocks the calling thread until it ends. Only for the main thread of the
-    /// process: a thread of the concurrency pool must never block on a task.
-    private static func blocking<T: Sendable>(
-        _ body: @escaping @Sendable () async throws(CLIError) -> T
-    ) throws(CLIError) -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do throws(CLIError) {
-                box.result = .success(try await body())
-            } catch {
-                box.result = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        return try box.result!.get()
-    }
-}
-
-/// A task's result, handed to the thread that waits for it (the semaphore orders the accesses).
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    var result: Result<T, CLIError>?
 }
 
 /// The running command's mailbox: access-log lines from connection threads and the stop request from the

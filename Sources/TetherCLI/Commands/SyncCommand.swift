@@ -2,6 +2,7 @@ import Foundation
 import TetherAPIs
 import TetherJSON
 import TetherStore
+import TetherSync
 
 /// `tether sync [--list]`: sends the writes that the app and the commands kept on this device (their outbox), or
 /// lists them.
@@ -161,22 +162,10 @@ enum SyncCommand: Command {
     private static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws(StoreError) -> T) throws(CLIError)
         -> T
     {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do throws(StoreError) {
-                box.result = .success(try await body())
-            } catch {
-                box.result = .failure(.failure(error.kind.databaseMessage ?? error.description))
-            }
-            done.signal()
+        do throws(StoreError) {
+            return try runBlocking(body)
+        } catch {
+            throw .failure(error.kind.databaseMessage ?? error.description)
         }
-        done.wait()
-        return try box.result!.get()
     }
-}
-
-/// A result handed to the waiting thread (the semaphore orders the accesses).
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    var result: Result<T, CLIError>?
 }

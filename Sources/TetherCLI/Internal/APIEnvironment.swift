@@ -1,10 +1,10 @@
-import Dispatch
 import Foundation
 import TetherAPIs
 import TetherHTTP
 import TetherJSON
 import TetherServer
 import TetherStore
+import TetherSync
 
 /// The servers the API commands and the full-screen app talk to, ready to use: a client for the REST API
 /// (posts, comments, users, notes), a client for the item search, and the embedded server when there is one.
@@ -267,24 +267,17 @@ extension APIEnvironment {
         _ options: APIOptions, variables: [String: String] = APIEnvironment.variables,
         _ body: @escaping @Sendable (APIEnvironment) async throws(CLIError) -> T
     ) throws(CLIError) -> T {
-        let box = Outcome<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
+        try runBlocking { () async throws(CLIError) -> T in
+            let environment = try await start(options, variables: variables, sharesServer: false)
+            let result: Result<T, CLIError>
             do throws(CLIError) {
-                let environment = try await start(options, variables: variables, sharesServer: false)
-                do throws(CLIError) {
-                    box.result = .success(try await body(environment))
-                } catch {
-                    box.result = .failure(error)
-                }
-                await environment.stop()
+                result = .success(try await body(environment))
             } catch {
-                box.result = .failure(error)
+                result = .failure(error)
             }
-            done.signal()
+            await environment.stop()
+            return try result.get()
         }
-        done.wait()
-        return try box.result!.get()
     }
 
     /// What `body` returned or threw, as a value: for `async let` of requests whose error stays typed.
@@ -322,9 +315,4 @@ extension APIEnvironment {
         if case .transport = error.kind { text = "cannot connect to the server (\(error.request.url))" }
         return .failure("\(what): \(text)")
     }
-}
-
-/// A task's result, handed to the waiting thread (the semaphore orders the accesses).
-private final class Outcome<T: Sendable>: @unchecked Sendable {
-    var result: Result<T, CLIError>?
 }
