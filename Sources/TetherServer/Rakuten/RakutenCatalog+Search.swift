@@ -2,14 +2,14 @@ extension RakutenCatalog {
     /// One page of a search: the total number of matches and the items on the page, in order.
     struct SearchResult: Sendable {
         var count: Int
-        var items: [RakutenItem]
+        var items: [CatalogItem]
     }
 
     /// Filters, sorts and pages the catalog for `query`.
     ///
     /// - Complexity: O(n · keyword length) to filter, O(m log m) to sort the m matches.
     func search(_ query: RakutenSearchQuery) -> SearchResult {
-        var matches: [(item: RakutenItem, nameMatch: Bool)] = []
+        var matches: [(item: CatalogItem, nameMatch: Bool)] = []
         for item in items where Self.passesFilters(item, query) {
             if let keyword = query.keyword, !keyword.matches(item.searchText, all: !query.orFlag) { continue }
             if let ng = query.ngKeyword, ng.matches(item.searchText, all: false) { continue }
@@ -24,7 +24,7 @@ extension RakutenCatalog {
         return SearchResult(count: matches.count, items: matches[start..<end].map(\.item))
     }
 
-    private static func passesFilters(_ item: RakutenItem, _ query: RakutenSearchQuery) -> Bool {
+    private static func passesFilters(_ item: CatalogItem, _ query: RakutenSearchQuery) -> Bool {
         if let shopCode = query.shopCode, item.shopCode != shopCode { return false }
         if let itemCode = query.itemCode, item.code != itemCode { return false }
         if query.genreID != 0, item.genreID != query.genreID, item.parentGenreID != query.genreID { return false }

@@ -18,7 +18,7 @@ public struct RakutenCatalog: Sendable {
 
     /// The seed the catalog was generated from.
     public let seed: UInt64
-    let items: [RakutenItem]
+    let items: [CatalogItem]
 
     /// Generates `count` items from `seed`.
     ///

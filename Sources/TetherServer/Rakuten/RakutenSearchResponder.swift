@@ -138,7 +138,7 @@ public struct RakutenSearchResponder: HTTPResponder {
     /// The search result in the API's shape and key order.
     func responseBody(_ query: RakutenSearchQuery, host: String) -> JSON {
         let result = catalog.search(query)
-        let rendering = RakutenItem.Rendering(
+        let rendering = CatalogItem.Rendering(
             version: query.version, formatVersion: query.formatVersion, host: host, affiliateID: query.affiliateID,
             elements: query.elements)
         let pageCount = result.count == 0 ? 0 : min(100, (result.count + query.hits - 1) / query.hits)

@@ -13,7 +13,7 @@ enum RakutenSort: String, Sendable, CaseIterable {
     case updateTimestampDescending = "-updateTimestamp"
 
     /// Whether `a` comes before `b`; ties go by catalog position, so every order is total and stable.
-    func areInIncreasingOrder(_ a: RakutenItem, _ b: RakutenItem, nameMatchA: Bool, nameMatchB: Bool) -> Bool {
+    func areInIncreasingOrder(_ a: CatalogItem, _ b: CatalogItem, nameMatchA: Bool, nameMatchB: Bool) -> Bool {
         func by<T: Comparable>(_ x: T, _ y: T, ascending: Bool) -> Bool {
             if x != y { return ascending ? x < y : x > y }
             return a.id < b.id

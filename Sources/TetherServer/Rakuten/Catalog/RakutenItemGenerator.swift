@@ -7,7 +7,7 @@ struct RakutenItemGenerator {
 
     init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    mutating func makeItems(count: Int) -> [RakutenItem] {
+    mutating func makeItems(count: Int) -> [CatalogItem] {
         let genres = RakutenVocabulary.genres
         guard count > 0 else { return [] }
         return (1...count).map { id in
@@ -15,7 +15,7 @@ struct RakutenItemGenerator {
         }
     }
 
-    private mutating func makeItem(id: Int, genre: RakutenGenre) -> RakutenItem {
+    private mutating func makeItem(id: Int, genre: RakutenGenre) -> CatalogItem {
         let shop = random.pick(genre.shops)
         let noun = random.pick(genre.nouns)
         let brand = random.pick(genre.brands)
@@ -64,7 +64,7 @@ struct RakutenItemGenerator {
         caption += "\n" + random.pick(RakutenVocabulary.closingLines)
         let catchcopy = random.pick(RakutenVocabulary.catchcopies)
 
-        return RakutenItem(
+        return CatalogItem(
             id: id, name: name, catchcopy: catchcopy, code: "\(shop.code):\(sequence)", price: price,
             priceBaseField: random.chance(0.85)
                 ? "item_price_min3" : random.pick(["item_price_min1", "item_price_min2"]),

@@ -1,5 +1,6 @@
-/// One item of the generated catalog, with every field the Item Search API outputs.
-struct RakutenItem: Sendable, Hashable {
+/// One item of the generated catalog, with every field the Item Search API outputs (the server's record, written
+/// out by `CatalogItem+JSON.swift`; an app decodes it as `TetherAPIs.RakutenItem`).
+struct CatalogItem: Sendable, Hashable {
     /// The 1-based position in the catalog; the `<id>` of its thumbnails (`/images/<id>`).
     var id: Int
     var name: String

@@ -1,7 +1,7 @@
 import TetherHTTP1
 import TetherJSON
 
-extension RakutenItem {
+extension CatalogItem {
     /// How an item is written: the API version, the format version and the request's context.
     struct Rendering: Sendable {
         var version: RakutenSearchQuery.Version
