@@ -50,6 +50,9 @@ enum ServerBench {
         let patchesPass = ServerWriteBench.runKeyedPatches(quick: options.quick)
         if !patchesPass, options.check { return 1 }
         if options.writesOnly { return 0 }
+        // 12,000 held idle connections: memory per connection, a new client's latency (no wrk or nginx needed).
+        let heldPass = ServerHeldBench.run(quick: options.quick)
+        if !heldPass, options.check { return 1 }
         guard ensureTools() else {
             if options.check {
                 print("server FAIL: wrk and nginx are not installed and 'apt-get install -y wrk nginx' failed")

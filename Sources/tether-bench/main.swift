@@ -76,6 +76,8 @@ case "_generate":  // hidden: writes a generated input to standard output
     exit(JSONBench.runGenerate(Array(arguments.dropFirst())))
 case "_probe":  // hidden: the child process that checks the Tether decoder before it is timed
     exit(JSONBench.runProbe())
+case "_serve":  // hidden: the server's child process of the server area's held-connections case
+    exit(ServerHeldBench.serveChild())
 case "_images-scroll":  // hidden: the child process of the images bench's scroll
     exit(ImagesBench.runScrollChild(Array(arguments.dropFirst())))
 case "_encode-peak":  // hidden: the child process of the encoders' peak-memory measurement
