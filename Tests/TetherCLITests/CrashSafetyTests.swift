@@ -311,41 +311,17 @@ import TetherTestSupport
     }
 
     /// A port nothing listens on now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0 else { throw SpawnError(message: "bind failed") }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func freePort() throws -> Int { try freeLoopbackPort() }
 
     /// Waits (up to 20 s) until something accepts connections on `port`.
     static func waitForPort(_ port: Int, server: ChildProcess) throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if server.hasEnded { throw SpawnError(message: "tether serve ended: \(server.stderr)") }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
+            if let fd = connectToLoopback(port: port) {
+                close(fd)
+                return
             }
-            close(fd)
-            if connected == 0 { return }
             usleep(20_000)
         }
         throw SpawnError(message: "tether serve did not listen on \(port)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherCLI
 
@@ -20,24 +21,7 @@ import Testing
     }
 
     /// A blocking loopback connection to `port`, or -1.
-    private static func connectTo(_ port: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return -1 }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        if connected != 0 {
-            close(fd)
-            return -1
-        }
-        return fd
-    }
+    private static func connectTo(_ port: Int) -> Int32 { connectToLoopback(port: port) ?? -1 }
 
     /// Sends a GET for `path` on `fd` with `Connection: close` and reads to the end (5 s at most); the status
     /// line, or "" when nothing came.

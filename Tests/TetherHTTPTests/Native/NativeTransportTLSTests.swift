@@ -265,57 +265,12 @@
         }
     }
 
-    /// A listening socket on 127.0.0.1 that accepts only when told to.
-    final class LoopbackListener: Sendable {
-        struct Unavailable: Error {}
-        let descriptor: Int32
-        let port: Int
-
-        init() throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let descriptor = self.descriptor
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                    bind(descriptor, generic, length) == 0 && listen(descriptor, 8) == 0
-                        && getsockname(descriptor, generic, &length) == 0
-                }
-            }
-            guard descriptor >= 0, bound else { throw Unavailable() }
-            port = Int(UInt16(bigEndian: address.sin_port))
-        }
-
-        /// How many threads of ``acceptAndClose()`` may still call `accept`, and whether ``close()`` was called.
-        private let state = Locked((accepting: 0, closed: false))
-
+    extension LoopbackListener {
         /// Accepts one connection on another thread and closes it at once.
         func acceptAndClose() {
-            let descriptor = self.descriptor
-            state.withLock { $0.accepting += 1 }
             Thread.detachNewThread { [self] in
-                let client = accept(descriptor, nil, nil)
-                if client >= 0 { Glibc.close(client) }
-                let closes = state.withLock {
-                    $0.accepting -= 1
-                    return $0.closed && $0.accepting == 0
-                }
-                if closes { Glibc.close(descriptor) }
+                if let client = accept() { Glibc.close(client) }
             }
-        }
-
-        /// Stops listening. While threads of ``acceptAndClose()`` may still call `accept`, the last of them closes
-        /// the socket: closed here, its number could go to another test's listener first, whose connection that
-        /// thread would then take and close.
-        func close() {
-            shutdown(descriptor, Int32(SHUT_RDWR))
-            let accepting = state.withLock {
-                $0.closed = true
-                return $0.accepting
-            }
-            if accepting == 0 { Glibc.close(descriptor) }
         }
     }
 #endif

@@ -3,6 +3,7 @@ import Testing
 import TetherHTTP
 import TetherHTTP1
 import TetherServer
+import TetherTestSupport
 
 /// Cancelling a request at each stage: before it starts, queued behind the rate limit, connected but unanswered,
 /// receiving its body, and waiting to retry. Each ends at once with ``HTTPError/Kind/cancelled``.
@@ -70,9 +71,9 @@ struct CancellationOverSocketsTests {
     }
 
     @Test func whileConnectedToAServerThatNeverAnswers() async throws {
-        let listener = try SilentListener()
+        let listener = try LoopbackListener()  // Connections complete in the backlog, never accepted.
         let events = SocketEventLog()
-        let client = HTTPClient(baseURL: listener.baseURL) {
+        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:\(listener.port)")!) {
             $0.monitors = [events]
             $0.retryPolicy = .never
         }

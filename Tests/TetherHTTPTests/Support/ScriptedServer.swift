@@ -2,6 +2,7 @@
     import Foundation
     import Glibc
     import TetherSync
+    import TetherTestSupport
 
     /// A TCP server on 127.0.0.1 that answers each request with bytes the test scripts exactly: for responses no real
     /// server sends (1xx, trailers, odd framing, unknown codings) and for connections that die on cue.
@@ -24,32 +25,14 @@
 
         typealias Script = @Sendable (_ connection: Int, _ request: Int, _ head: String) -> Answer
 
-        let port: Int
-        private let listener: Int32
+        var port: Int { listener.port }
+        private let listener: LoopbackListener
         private let script: Script
-        private let state = Locked<(connections: Int, requests: [String], stopped: Bool)>((0, [], false))
+        private let state = Locked<(connections: Int, requests: [String])>((0, []))
 
         init(_ script: @escaping Script) throws {
-            struct Failed: Error {}
             self.script = script
-            listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var one: Int32 = 1
-            setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let listener = self.listener
-            let ok = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-                }
-            }
-            guard ok, listen(listener, 64) == 0 else {
-                close(listener)
-                throw Failed()
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
+            listener = try LoopbackListener()
             Thread.detachNewThread { [self] in acceptLoop() }
         }
 
@@ -61,27 +44,16 @@
         /// The heads of the requests received, in order.
         var requests: [String] { state.withLock { $0.requests } }
 
-        /// Stops accepting. The accept thread closes the listening socket when it sees the stop: closed here, its
-        /// number could go to another test's listener before that thread's next `accept`, which would then take
-        /// (and close) that test's connection.
+        /// Stops accepting (connections already accepted go on).
         func stop() {
-            state.withLock { $0.stopped = true }
-            shutdown(listener, Int32(SHUT_RDWR))
+            listener.close()
         }
 
         private func acceptLoop() {
-            defer { close(listener) }
-            while true {
-                let fd = accept(listener, nil, nil)
-                if fd < 0 { return }
-                let number = state.withLock { state -> Int? in
-                    if state.stopped { return nil }
+            while let fd = listener.accept() {
+                let number = state.withLock { state -> Int in
                     state.connections += 1
                     return state.connections
-                }
-                guard let number else {
-                    close(fd)
-                    return
                 }
                 Thread.detachNewThread { [self] in serve(fd, connection: number) }
             }

@@ -59,50 +59,6 @@ final class SocketGate: Sendable {
     }
 }
 
-/// A socket on 127.0.0.1 that listens but never accepts or answers: connections complete in the kernel and
-/// requests go unanswered, as with a server that hangs before its first byte.
-final class SilentListener: Sendable {
-    let port: Int
-    private let descriptor: Int32
-
-    init() throws {
-        #if canImport(Glibc) || canImport(Musl)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else {
-            close(fd)
-            throw POSIXError(.EIO)
-        }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// `http://127.0.0.1:<port>`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
-
-    deinit { close(descriptor) }
-}
-
 /// A new directory below the system's temporary one, removed when the value goes away.
 final class SocketScratchDirectory: Sendable {
     let url: URL
