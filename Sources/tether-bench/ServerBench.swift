@@ -33,9 +33,9 @@ enum ServerBench {
         /// The median of each figure over several runs; the failures summed.
         static func median(_ runs: [Figures]) -> Figures {
             Figures(
-                requestsPerSecond: ServerBench.median(runs.map(\.requestsPerSecond)),
-                p50Milliseconds: ServerBench.median(runs.map(\.p50Milliseconds)),
-                p99Milliseconds: ServerBench.median(runs.map(\.p99Milliseconds)),
+                requestsPerSecond: Bench.median(runs.map(\.requestsPerSecond)),
+                p50Milliseconds: Bench.median(runs.map(\.p50Milliseconds)),
+                p99Milliseconds: Bench.median(runs.map(\.p99Milliseconds)),
                 non2xx: runs.map(\.non2xx).reduce(0, +), socketErrors: runs.map(\.socketErrors).reduce(0, +))
         }
     }
@@ -110,7 +110,7 @@ enum ServerBench {
                             + roundRatios.map { String(format: "%.2f", $0) }.joined(separator: " "))
                     let reference = Figures.median(references)
                     let tether = Figures.median(tethers)
-                    let ratio = median(roundRatios)
+                    let ratio = Bench.median(roundRatios)
                     log(
                         "\(name): p50 tether \(String(format: "%.2f", tether.p50Milliseconds)) ms, nginx "
                             + "\(String(format: "%.2f", reference.p50Milliseconds)) ms")
@@ -235,14 +235,6 @@ enum ServerBench {
         }
         process.terminate()
         throw Unavailable(description: "nginx did not answer on port \(port)")
-    }
-
-    /// The median of `values` (the mean of the middle two for an even count).
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// Runs wrk against `url` and reads requests/sec, the p50 and p99 latencies, and the failures it counts.

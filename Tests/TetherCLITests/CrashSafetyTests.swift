@@ -42,12 +42,11 @@ import TetherTestSupport
     static let ciSeeds = 3
     static let operationsPerSeed = 100
 
-    @Test(.timeLimit(.minutes(10)))
+    @Test(
+        .timeLimit(.minutes(10)),
+        .enabled(if: TmuxSession.tether != nil, "needs the tether executable built beside the tests"))
     func killedCommandsAndAKilledServerLoseNothingAndApplyNothingTwice() async throws {
-        guard let tether = TmuxSession.tether else {
-            print("skipped: the tether executable is not built beside the tests")
-            return
-        }
+        let tether = try #require(TmuxSession.tether)
         let seeds = seedsFromEnvironment(
             one: "TETHER_KILL_SEED", count: "TETHER_KILL_SEEDS", defaultCount: Self.ciSeeds
         ) { 20_261_202 + $0 }

@@ -69,12 +69,11 @@ import TetherTestSupport
         return (server, port)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(
+        .timeLimit(.minutes(3)),
+        .enabled(if: TmuxSession.tether != nil, "needs the tether executable built beside the tests"))
     func tenThousandIdleConnectionsDoNotKeepNewClientsOut() async throws {
-        guard let tether = TmuxSession.tether else {
-            print("skipped: the tether executable is not built beside the tests")
-            return
-        }
+        let tether = try #require(TmuxSession.tether)
         let held = 10_000
         try #require(Self.raiseOpenFileLimit() > held + 500, "the open-file hard limit is too low for this test")
         let report = try await onThread { () -> (statuses: [String], late: String, perConnection: Int?) in
@@ -120,12 +119,11 @@ import TetherTestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(
+        .timeLimit(.minutes(1)),
+        .enabled(if: TmuxSession.tether != nil, "needs the tether executable built beside the tests"))
     func maxConnectionsSetsTheLimitAndTheLongestIdleMakesRoom() async throws {
-        guard let tether = TmuxSession.tether else {
-            print("skipped: the tether executable is not built beside the tests")
-            return
-        }
+        let tether = try #require(TmuxSession.tether)
         let (first, late) = try await onThread { () -> (String, [String]) in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-max-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
