@@ -13,6 +13,10 @@ internal import TetherTerminal
 ///   faster than Pillow (target ≥ 1.0); `-` when Pillow is unavailable. Pillow is installed by pip into a virtual
 ///   environment of the bench's own (`$XDG_CACHE_HOME/tether-bench/pillow-venv`); without python3 or network
 ///   the comparison is skipped with a message. `TETHER_BENCH_NO_PILLOW=1` skips it on purpose.
+/// - `jpeg-1000-to-128-psnr` and the like: the thumbnail's quality, PSNR in dB (RGB) against the file decoded at
+///   full size and resized to the thumbnail's size by Pillow's Lanczos filter; the last field is ours less
+///   Pillow's (`draft()` + `thumbnail()`), target ≥ -1 dB for the JPEG cases (the fast path: DCT scaling with the
+///   fast IDCT); the PNG case is printed, not judged. Not measured (SKIP) without Pillow.
 /// - `memory-hit-median`, `memory-hit-p99`: `ImagePipeline.image(for:size:)` answered from the memory cache,
 ///   µs per call.
 /// - `scroll-thumbnails-80x24`: redrawing the item list (three lines per row, six-column half-block thumbnails
@@ -86,6 +90,35 @@ enum ImagesBench {
             Bench.emit("images \(item.name) \(Bench.format(milliseconds, 2)) ms \(ratio)")
         }
 
+        // The quality of each thumbnail: PSNR against a full decode resized by Lanczos; ours within 1 dB of
+        // Pillow's (the fast IDCT and plain upsampling at reduced size must not cost more).
+        switch PillowContender.quality(cases.map { ($0.name, $0.file.path, $0.side) }, directory: directory) {
+        case .failure(let reason):
+            Bench.note("# thumbnail quality not measured: \(reason)")
+            skipped = skipped ?? "no Pillow: \(reason)"
+        case .success(let qualities):
+            for item in cases {
+                guard let quality = qualities[item.name],
+                    let thumbnail = try? ImageDecoder.decode(
+                        item.data, fitting: ImageSize(width: item.side, height: item.side)),
+                    thumbnail.width == quality.width, thumbnail.height == quality.height
+                else {
+                    Bench.emit("images \(item.name)-psnr unavailable (no reference, or the sizes differ)")
+                    ok = false
+                    continue
+                }
+                let ours = PillowContender.psnr(rgba: thumbnail.pixels, against: quality.reference)
+                Bench.emit(
+                    "images \(item.name)-psnr \(Bench.format(ours, 2)) dB \(Bench.format(ours - quality.pillowPSNR, 2))"
+                )
+                Bench.note(
+                    "# \(item.name) PSNR: Tether \(Bench.format(ours, 2)) dB, Pillow \(Bench.format(quality.pillowPSNR, 2)) dB"
+                )
+                // Judged where decoding takes a fast path (JPEG's DCT scaling); the PNG line is for reading.
+                if item.name.hasPrefix("jpeg") { ok = ok && ours >= quality.pillowPSNR - 1 }
+            }
+        }
+
         let (median, p99) = memoryHits(file: jpegFile, count: options.quick ? 2_000 : 50_000)
         Bench.emit("images memory-hit-median \(Bench.format(median, 2)) us -")
         Bench.emit("images memory-hit-p99 \(Bench.format(p99, 2)) us -")
@@ -111,7 +144,8 @@ enum ImagesBench {
         }
         let verdict = skipped.map { "SKIP (\($0))" } ?? (ok ? "PASS" : "FAIL")
         Bench.emit(
-            "images summary \(verdict) (targets: decode >= 1.0x Pillow, scroll <= 1.5x and <= 64 MB more)")
+            "images summary \(verdict) (targets: decode >= 1.0x Pillow, JPEG thumbnails' PSNR within 1 dB of Pillow's, "
+                + "scroll <= 1.5x and <= 64 MB more)")
         return options.check && (!ok || skipped != nil) ? 1 : 0
     }
 

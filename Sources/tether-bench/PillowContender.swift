@@ -58,6 +58,85 @@ enum PillowContender {
         return .success(times)
     }
 
+    /// Pillow's thumbnail of one case against a reference: the file decoded at full size, then resized to the
+    /// thumbnail's size with Lanczos (a high-quality filter).
+    struct Quality {
+        /// The PSNR of Pillow's `draft()` + `thumbnail()` result against the reference, in dB (RGB).
+        var pillowPSNR: Double
+        var width: Int
+        var height: Int
+        /// The reference's RGB bytes, row by row.
+        var reference: [UInt8]
+    }
+
+    /// For each case, Pillow's thumbnail quality and the reference to measure another thumbnail against; or why
+    /// there are none. The reference files go to `directory`.
+    static func quality(_ cases: [(name: String, path: String, side: Int)], directory: URL) -> Result<
+        [String: Quality], Skipped
+    > {
+        if ProcessInfo.processInfo.environment["TETHER_BENCH_NO_PILLOW"] == "1" {
+            return .failure(Skipped(description: "TETHER_BENCH_NO_PILLOW=1"))
+        }
+        let python: String
+        switch environment() {
+        case .success(let path): python = path
+        case .failure(let skipped): return .failure(skipped)
+        }
+        let script = """
+            import io, math, sys
+            from PIL import Image
+            folder = sys.argv[1]
+            for spec in sys.argv[2:]:
+                name, path, side = spec.split("|")
+                side = int(side)
+                data = open(path, "rb").read()
+                image = Image.open(io.BytesIO(data))
+                image.draft("RGB", (side, side))
+                image.thumbnail((side, side))
+                thumbnail = image.convert("RGB")
+                full = Image.open(io.BytesIO(data)).convert("RGB")
+                reference = full.resize(thumbnail.size, Image.LANCZOS)
+                a = thumbnail.tobytes()
+                b = reference.tobytes()
+                error = sum((x - y) * (x - y) for x, y in zip(a, b)) / len(a)
+                psnr = 99.0 if error == 0 else 10 * math.log10(255 * 255 / error)
+                open(folder + "/" + name + ".reference.rgb", "wb").write(b)
+                print(name, psnr, thumbnail.size[0], thumbnail.size[1])
+            """
+        let result = run(python, ["-c", script, directory.path] + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
+        guard result.status == 0 else {
+            return .failure(Skipped(description: "Pillow failed: \(result.errors.suffix(300))"))
+        }
+        var qualities: [String: Quality] = [:]
+        for line in result.output.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, let psnr = Double(fields[1]), let width = Int(fields[2]),
+                let height = Int(fields[3]),
+                let reference = FileManager.default.contents(
+                    atPath: directory.appendingPathComponent("\(fields[0]).reference.rgb").path),
+                reference.count == width * height * 3
+            else { continue }
+            qualities[String(fields[0])] = Quality(
+                pillowPSNR: psnr, width: width, height: height, reference: [UInt8](reference))
+        }
+        return .success(qualities)
+    }
+
+    /// The PSNR of `rgba` (RGBA bytes) against `reference` (RGB bytes of as many pixels), in dB; 99 when equal.
+    static func psnr(rgba: [UInt8], against reference: [UInt8]) -> Double {
+        let pixels = reference.count / 3
+        precondition(rgba.count == pixels * 4, "the two pictures differ in size")
+        var squares = 0.0
+        for pixel in 0..<pixels {
+            for channel in 0..<3 {
+                let difference = Double(rgba[pixel * 4 + channel]) - Double(reference[pixel * 3 + channel])
+                squares += difference * difference
+            }
+        }
+        let meanSquare = squares / Double(reference.count)
+        return meanSquare == 0 ? 99 : 10 * log10(255 * 255 / meanSquare)
+    }
+
     /// The venv's python with Pillow, creating the venv and installing Pillow when needed.
     static func environment() -> Result<String, Skipped> {
         let cacheHome =
@@ -105,28 +184,31 @@ enum PillowContender {
             return (127, "", "\(error)")
         }
         // Read both pipes on other threads while waiting, so a chatty child cannot block on a full pipe.
-        let errorData = Locked<Data>()
-        let reader = Thread { errorData.value = errors.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
+        let errorData = DispatchGroup.readToEnd(errors.fileHandleForReading)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errorData.isSet { usleep(1_000) }
         return (
             process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData.value ?? Data(), as: UTF8.self)
+            String(decoding: errorData(), as: UTF8.self)
         )
     }
 }
 
-/// A value handed from a reader thread to the waiting one.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value?
-
-    var value: Value? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+extension DispatchGroup {
+    /// Starts reading `handle` to its end on another thread; the function returned waits for that and gives the
+    /// bytes.
+    fileprivate static func readToEnd(_ handle: FileHandle) -> () -> Data {
+        let group = DispatchGroup()
+        let box = DataBox()
+        DispatchQueue.global().async(group: group) { box.data = handle.readDataToEndOfFile() }
+        return {
+            group.wait()
+            return box.data
+        }
     }
+}
 
-    var isSet: Bool { lock.withLock { stored != nil } }
+/// Bytes handed from the reading thread to the waiting one (the group's wait orders the accesses).
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
 }
