@@ -93,9 +93,16 @@ let package = Package(
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
         .testTarget(
             name: "TetherIOTests",
-            dependencies: ["TetherSync", "TetherIO", "TetherServer", "TetherHTTP1", "TetherTestSupport"]),
+            dependencies: ["TetherSync", "TetherIO", "TetherTestSupport"]),
         .testTarget(
             name: "TetherHTTPTests",
+            dependencies: [
+                "TetherSync", "TetherTestSupport", "TetherHTTP", "TetherHTTPTesting", "TetherHTTP1", "CZlib",
+            ]),
+        // The tests that need a real server over real sockets (the client against TetherServer, the native
+        // transport, TLS): the unit test targets depend on what they test plus test support only.
+        .testTarget(
+            name: "TetherIntegrationTests",
             dependencies: [
                 "TetherSync", "TetherTestSupport",
                 "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
@@ -116,7 +123,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "TetherServerTests",
-            dependencies: ["TetherSync", "TetherServer", "TetherHTTP1", "TetherJSON", "TetherTestSupport"]),
+            dependencies: ["TetherSync", "TetherServer", "TetherHTTP1", "TetherIO", "TetherJSON", "TetherTestSupport"]),
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherSync", "TetherTerminal"]),
         .testTarget(
             name: "TetherImagesTests",

@@ -1,8 +1,7 @@
 #if os(Linux)
+    import Foundation
     import Glibc
-    import Synchronization
-    import TetherHTTP1
-    import TetherServer
+    import TetherTestSupport
     import Testing
 
     @testable import TetherIO
@@ -23,9 +22,26 @@
         }
     }
 
-    private struct Hello: HTTPResponder {
-        func respond(to request: HTTPRequest) async -> HTTPResponse? {
-            HTTPResponse(headers: ["Content-Type": "text/plain"], body: Array("hello".utf8))
+    /// The peer: answers one request (read to its blank line) with `hello` and closes, on a thread of its own.
+    private func answerOnce(_ listener: LoopbackListener) {
+        Thread.detachNewThread {
+            guard let fd = listener.accept() else { return }
+            defer { close(fd) }
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !received.ends(with: Array("\r\n\r\n".utf8)) {
+                let count = read(fd, &buffer, buffer.count)
+                if count <= 0 { return }
+                received += buffer[0..<count]
+            }
+            let response = Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".utf8)
+            _ = send(fd, response, response.count, Int32(MSG_NOSIGNAL))
+        }
+    }
+
+    extension [UInt8] {
+        fileprivate func ends(with suffix: [UInt8]) -> Bool {
+            count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
         }
     }
 
@@ -53,30 +69,17 @@
     @Suite struct ClientBootstrapTests {
         @Test(arguments: ["127.0.0.1", "localhost"])
         func connectsAndExchangesBytes(host: String) async throws {
-            let server = HTTPServer(
-                configuration: .init(shutdownGracePeriod: .milliseconds(100)), responders: [Hello()])
-            let port = try await server.start()
-            let result = await exchange(host: host, port: port)
-            await server.stop()
-            let text = try result.get()
+            let listener = try LoopbackListener()
+            defer { listener.close() }
+            answerOnce(listener)
+            let text = try await exchange(host: host, port: listener.port).get()
             #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(text.hasSuffix("\r\n\r\nhello"))
         }
 
         @Test func refusedConnectionIsAnError() async throws {
             // Bound but not listening: connections are refused.
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-                }
-            }
-            let port = Int(UInt16(bigEndian: address.sin_port))
+            let port = try closedLoopbackPort()
             guard case .failure(let error) = await exchange(host: "127.0.0.1", port: port) else {
                 Issue.record("connected to a port that does not listen")
                 return

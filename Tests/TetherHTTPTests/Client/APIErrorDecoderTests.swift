@@ -94,7 +94,8 @@ import TetherJSON
             Issue.record("a 422 succeeded")
         } catch {
             #expect(error.message == "title must not be empty (422)")
-            let problem = try #require(error.statusFailure?.apiError as? APIProblem)
+            guard case .status(let failure) = error.kind else { throw error }
+            let problem = try #require(failure.apiError as? APIProblem)
             #expect(problem.status == 422)
             #expect(error.description.contains("status 422: title must not be empty"))
         }
@@ -111,7 +112,8 @@ import TetherJSON
             Issue.record("a 422 succeeded")
         } catch {
             #expect(error.message == "The server answered 422 Unprocessable Content.")
-            #expect(error.statusFailure?.apiError == nil)
+            guard case .status(let failure) = error.kind else { throw error }
+            #expect(failure.apiError == nil)
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherHTTP
 import TetherHTTPTesting
+import TetherTestSupport
 
 @Suite struct CoalescingTests {
     @Test func concurrentIdenticalGetsShareOneTransfer() async throws {
@@ -25,7 +26,7 @@ import TetherHTTPTesting
     @Test func oneCallerCancellingDoesNotCancelTheOthers() async throws {
         // The answer waits for the gate, so the quitter is cancelled while the transfer is in flight however slow
         // the machine; the stayer's transfer is under way before the quitter asks.
-        let gate = SocketGate()
+        let gate = Gate()
         let stub = StubTransport { _ in
             await gate.wait()
             return StubResponse.json(#"{"id": 2, "title": "b"}"#)

@@ -233,7 +233,7 @@ struct ErrorsOverSocketsTests {
     }
 
     @Test func cancellingTheTaskIsCancelledNotAURLError() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         let routes: Routes = { _, _ in
             await gate.wait()
             return .json(text: "{}")

@@ -90,7 +90,7 @@ struct CancellationOverSocketsTests {
     }
 
     @Test func whileReceivingTheBody() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         let routes: Routes = { request, _ in
             if request.path == "/ok" { return .json(text: #"{"ok": true}"#) }
             let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
@@ -149,7 +149,7 @@ struct CancellationOverSocketsTests {
     }
 
     @Test func cancellingATaskHandleWhileTheServerThinks() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         let routes: Routes = { _, _ in
             await gate.wait()
             return .json(text: "{}")

@@ -4,6 +4,7 @@ import TetherHTTP
 import TetherHTTP1
 import TetherJSON
 import TetherServer
+import TetherTestSupport
 
 /// Identical GETs in flight at once share one transfer to a real server; cancelling callers detach from it.
 ///
@@ -12,7 +13,7 @@ import TetherServer
 @Suite("Coalescing over sockets", .timeLimit(.minutes(1)))
 struct CoalescingOverSocketsTests {
     /// A route that answers `{"n": <hit>}` once `gate` opens (only the first hit waits).
-    static func held(by gate: SocketGate) -> Routes {
+    static func held(by gate: Gate) -> Routes {
         { _, hit in
             if hit == 1 { await gate.wait() }
             return .json(text: #"{"n": \#(hit)}"#)
@@ -60,7 +61,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func aHundredIdenticalGETsMakeOneServerHit() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         try await withSocketServer(Self.held(by: gate)) { server in
             let client = HTTPClient(baseURL: server.baseURL)
             let tasks = try await startSends(100, of: Request<JSON>(path: "/shared"), on: client, server: server)
@@ -73,7 +74,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func oneCallerCancellingDoesNotCancelTheOthers() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         try await withSocketServer(Self.held(by: gate)) { server in
             let client = HTTPClient(baseURL: server.baseURL)
             let tasks = try await startSends(3, of: Request<JSON>(path: "/shared"), on: client, server: server)
@@ -105,7 +106,7 @@ struct CoalescingOverSocketsTests {
     @Test func theFirstCallerCancelledLeavesItsTransferToTheOthers() async throws {
         // The first caller runs the transfer in its own task; the others join it. Cancelling the first must not
         // cancel the transfer: the others get its answer, and the server sees one request.
-        let gate = SocketGate()
+        let gate = Gate()
         try await withSocketServer(Self.held(by: gate)) { server in
             let client = HTTPClient(baseURL: server.baseURL)
             let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
@@ -121,7 +122,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func aWaiterLeavingKeepsTheFirstCallersTransferOpenToOthers() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         try await withSocketServer(Self.held(by: gate)) { server in
             let client = HTTPClient(baseURL: server.baseURL)
             let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
@@ -138,7 +139,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func theOthersLeavingAfterTheFirstCancelTheTransfer() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         try await withSocketServer(Self.held(by: gate)) { server in
             let client = HTTPClient(baseURL: server.baseURL)
             let first = await startFirst(Request<JSON>(path: "/shared"), on: client, server: server)
@@ -181,7 +182,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func allCallersCancellingAbandonsTheTransfer() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         try await withSocketServer(Self.held(by: gate)) { server in
             let client = HTTPClient(baseURL: server.baseURL)
             let tasks = try await startSends(3, of: Request<JSON>(path: "/shared"), on: client, server: server)
@@ -194,7 +195,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func requestsWithDifferentHeadersAreNotShared() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         let routes: Routes = { _, hit in
             if hit == 1 { await gate.wait() }
             return .json(text: #"{"n": \#(hit)}"#)
@@ -213,7 +214,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func postsAreNeverShared() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         let routes: Routes = { _, hit in
             if hit == 1 { await gate.wait() }
             return .json(text: #"{"n": \#(hit)}"#)
@@ -231,7 +232,7 @@ struct CoalescingOverSocketsTests {
     }
 
     @Test func withCoalescingOffEveryGETGoesOut() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         try await withSocketServer(Self.held(by: gate)) { server in
             let client = HTTPClient(baseURL: server.baseURL) { $0.coalescesRequests = false }
             let first = Task { try await client.send(Request<JSON>(path: "/shared")) }

@@ -34,31 +34,6 @@ final class FaultOnFirstAttempts: HTTPInterceptor {
     }
 }
 
-/// A one-shot signal: `wait()` suspends until `open()`. Thread safe.
-final class SocketGate: Sendable {
-    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if state.isOpen { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-}
-
 /// A new directory below the system's temporary one, removed when the value goes away.
 final class SocketScratchDirectory: Sendable {
     let url: URL

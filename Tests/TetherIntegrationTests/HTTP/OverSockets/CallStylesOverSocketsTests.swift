@@ -5,6 +5,7 @@ import TetherHTTP
 import TetherHTTP1
 import TetherJSON
 import TetherServer
+import TetherTestSupport
 
 /// The completion-handler, batch, task-with-progress and cached-then-fresh ways of calling the client, against
 /// the real server.
@@ -70,7 +71,7 @@ struct CallStylesOverSocketsTests {
     }
 
     @Test func aCancelledHandleCallsItsCompletionOnceWithCancelled() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         let routes: Routes = { _, _ in
             await gate.wait()
             return .json(text: "{}")
@@ -207,7 +208,7 @@ struct CallStylesOverSocketsTests {
     }
 
     @Test func cancellingABatchCancelsTheRequestsStillRunning() async throws {
-        let gate = SocketGate()
+        let gate = Gate()
         let routes: Routes = { request, _ in
             if request.path == "/held" { await gate.wait() }
             return .json(text: "{}")
