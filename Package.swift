@@ -104,16 +104,18 @@ let package = Package(
         .testTarget(
             name: "TetherIntegrationTests",
             dependencies: [
-                "TetherSync", "TetherTestSupport",
+                "TetherSync", "TetherTestSupport", "TetherStoreTestSupport",
                 "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
+                "TetherStore", "TetherSQLite", "CSQLite",
             ]),
         .testTarget(name: "TetherSQLiteTests", dependencies: ["TetherSQLite", "TetherSync", "CSQLite"]),
+        // The store's test entities, shared by its unit tests and the integration tests; not a product.
+        .target(name: "TetherStoreTestSupport", dependencies: ["TetherStore"], path: "Tests/TetherStoreTestSupport"),
         .testTarget(
             name: "TetherStoreTests",
             dependencies: [
-                "TetherSync", "TetherTestSupport",
-                "TetherStore", "TetherSQLite", "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON",
-                "CSQLite",
+                "TetherSync", "TetherTestSupport", "TetherStoreTestSupport",
+                "TetherStore", "TetherSQLite", "TetherHTTP", "TetherHTTPTesting", "TetherJSON", "CSQLite",
             ]),
         .testTarget(
             name: "TetherAPIsTests",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherStoreTestSupport
 
 @testable import TetherStore
 

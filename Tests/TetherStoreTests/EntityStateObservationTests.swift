@@ -3,6 +3,7 @@ import Observation
 import Testing
 import TetherHTTP
 import TetherStore
+import TetherStoreTestSupport
 import TetherSync
 
 /// `EntityState` works with Observation (`withObservationTracking`, SwiftUI): a read registers the property, and a

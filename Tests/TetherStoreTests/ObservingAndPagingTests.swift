@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherHTTP
 import TetherStore
+import TetherStoreTestSupport
 import TetherSync
 
 /// Store behaviour that needs no server: a query whose fetch is a closure.

@@ -3,6 +3,7 @@ import Testing
 import TetherHTTP
 import TetherHTTPTesting
 import TetherStore
+import TetherStoreTestSupport
 import TetherSync
 
 /// A read that was sent before a save ended can carry the version from before the save; when it arrives after

@@ -3,6 +3,7 @@ import Testing
 import TetherHTTP
 import TetherHTTPTesting
 import TetherStore
+import TetherStoreTestSupport
 import TetherSync
 
 /// A store with a database goes away when its last user lets it go, and closes its database: its background

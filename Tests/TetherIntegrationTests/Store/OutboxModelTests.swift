@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherHTTP
 import TetherServer
+import TetherStoreTestSupport
 import TetherSync
 import TetherTestSupport
 

@@ -1,23 +1,8 @@
 import Foundation
 import TetherServer
 import TetherStore
+import TetherStoreTestSupport
 import TetherSync
-
-struct Note: RemoteEntity {
-    static let collectionPath = "/notes"
-    var id: Int
-    var title: String
-    var body: String
-    var updatedAt: String?
-}
-
-struct Post: RemoteEntity {
-    static let collectionPath = "/posts"
-    var userId: Int
-    var id: Int
-    var title: String
-    var body: String
-}
 
 /// A Rakuten item, formatVersion 2.
 struct Item: RemoteEntity {
@@ -70,7 +55,7 @@ final class FaultSwitch: HTTPInterceptor {
 }
 
 /// Counts requests by their access-log line prefix (`METHOD target`).
-final class RequestLog: Sendable {
+final class ServerAccessLog: Sendable {
     private let lines = Locked<[String]>([])
     func record(_ line: String) { lines.withLock { $0.append(line) } }
     func count(prefix: String) -> Int { lines.withLock { $0.filter { $0.hasPrefix(prefix) }.count } }
@@ -103,12 +88,12 @@ struct StoreHarness {
     let store: EntityStore
     let client: HTTPClient
     let faults: FaultSwitch
-    let log: RequestLog
+    let log: ServerAccessLog
 
     static func start(
         coalescing: Bool = true, configure: (inout EntityStore.Configuration) -> Void = { _ in }
     ) async throws -> StoreHarness {
-        let log = RequestLog()
+        let log = ServerAccessLog()
         let app = try await TetherServerApp.start(
             .init(writes: .inMemory, rakutenRateLimit: false, accessLog: { log.record($0) }))
         let faults = FaultSwitch()

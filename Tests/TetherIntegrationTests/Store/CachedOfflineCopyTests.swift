@@ -3,6 +3,7 @@ import Testing
 import TetherHTTP
 import TetherHTTP1
 import TetherServer
+import TetherStoreTestSupport
 
 @testable import TetherStore
 

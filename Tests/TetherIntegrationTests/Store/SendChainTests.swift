@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherSQLite
+import TetherStoreTestSupport
 import TetherSync
 
 @testable import TetherStore

@@ -3,6 +3,7 @@ import Testing
 import TetherHTTP
 import TetherHTTPTesting
 import TetherIO
+import TetherStoreTestSupport
 import TetherSync
 import TetherTestSupport
 

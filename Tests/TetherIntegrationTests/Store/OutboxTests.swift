@@ -3,6 +3,7 @@ import Testing
 import TetherJSON
 import TetherSQLite
 import TetherServer
+import TetherStoreTestSupport
 import TetherSync
 import TetherTestSupport
 
@@ -16,7 +17,7 @@ final class OutboxHarness {
     let databaseURL: URL
     var app: TetherServerApp
     let faults = FaultSwitch()
-    let log = RequestLog()
+    let log = ServerAccessLog()
 
     init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-outbox-\(UUID().uuidString)")

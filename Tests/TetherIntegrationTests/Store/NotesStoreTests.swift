@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TetherStore
+import TetherStoreTestSupport
 
 @MainActor
 @Suite struct NotesStoreTests {
