@@ -106,7 +106,7 @@ let package = Package(
             dependencies: [
                 "TetherSync", "TetherTestSupport", "TetherStoreTestSupport",
                 "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
-                "TetherStore", "TetherSQLite", "CSQLite",
+                "TetherStore", "TetherSQLite", "CSQLite", "TetherAPIs",
             ]),
         .testTarget(name: "TetherSQLiteTests", dependencies: ["TetherSQLite", "TetherSync", "CSQLite"]),
         // The store's test entities, shared by its unit tests and the integration tests; not a product.
@@ -121,7 +121,7 @@ let package = Package(
             name: "TetherAPIsTests",
             dependencies: [
                 "TetherSync",
-                "TetherAPIs", "TetherStore", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherHTTPTesting",
+                "TetherAPIs", "TetherStore", "TetherJSON", "TetherHTTP1", "TetherHTTPTesting",
             ]),
         .testTarget(
             name: "TetherServerTests",

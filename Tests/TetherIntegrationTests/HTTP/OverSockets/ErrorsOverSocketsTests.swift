@@ -71,13 +71,13 @@ struct ErrorsOverSocketsTests {
 
     @Test func aRakutenErrorBodyDecodesAsTheAPIError() async throws {
         try await withSocketApp { baseURL, _ in
-            let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenAPIError.self) }
+            let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenErrorBody.self) }
             let request = Request<Data>(
                 path: "/services/api/IchibaItem/Search/20220601", query: [("applicationId", "1"), ("keyword", "")])
             let error = try #require(await sendExpectingError(request, on: client))
             let failure = try #require(error.statusFailure, "\(error)")
             #expect(failure.status.code == 400)
-            let apiError = try #require(failure.apiError as? RakutenAPIError)
+            let apiError = try #require(failure.apiError as? RakutenErrorBody)
             #expect(apiError.error == "wrong_parameter")
             #expect(error.message == "\(apiError.description) (400)")
             #expect(error.description.contains("status 400"))
@@ -108,12 +108,12 @@ struct ErrorsOverSocketsTests {
 
     @Test func aRakuten404AndTooManyRequestsDecodeAsAPIErrors() async throws {
         try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
-            let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenAPIError.self) }
+            let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenErrorBody.self) }
             let unknown = Request<Data>(
                 path: "/services/api/IchibaItem/Search/20990101", query: [("applicationId", "1")])
             let notFound = try #require(await sendExpectingError(unknown, on: client))
             #expect(notFound.status?.code == 404)
-            #expect((notFound.statusFailure?.apiError as? RakutenAPIError)?.error == "not_found")
+            #expect((notFound.statusFailure?.apiError as? RakutenErrorBody)?.error == "not_found")
 
             // Three at once for one application id (different keywords, so the client does not share them as one
             // transfer): the server takes one per second, so some are refused.
@@ -130,13 +130,13 @@ struct ErrorsOverSocketsTests {
             }
             let limited = try #require(outcomes.compactMap { $0 }.first)
             #expect(limited.status?.code == 429)
-            #expect((limited.statusFailure?.apiError as? RakutenAPIError)?.error == "too_many_requests")
+            #expect((limited.statusFailure?.apiError as? RakutenErrorBody)?.error == "too_many_requests")
         }
     }
 
     @Test func aBodyThatIsNotAnAPIErrorLeavesItNil() async throws {
         try await withSocketREST { baseURL, _ in
-            let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenAPIError.self) }
+            let client = client(baseURL) { $0.apiErrorDecoder = .json(RakutenErrorBody.self) }
             let error = try #require(await sendExpectingError(Request<Data>(path: "/posts/999999"), on: client))
             #expect(error.statusFailure?.status.code == 404)
             #expect(error.statusFailure?.apiError == nil)

@@ -50,7 +50,7 @@ struct RateLimitOverSocketsTests {
         try await withSocketApp(rakutenRateLimit: true) { baseURL, _ in
             let client = HTTPClient(baseURL: baseURL) {
                 $0.retryPolicy = .never
-                $0.apiErrorDecoder = .json(RakutenAPIError.self)
+                $0.apiErrorDecoder = .json(RakutenErrorBody.self)
             }
             let results = await client.send(all: [
                 Self.search("limit-test", keyword: "tea"), Self.search("limit-test", keyword: "coffee"),
@@ -61,7 +61,7 @@ struct RateLimitOverSocketsTests {
             }
             #expect(failures.count == 1)
             #expect(failures.first?.status?.code == 429)
-            #expect((failures.first?.statusFailure?.apiError as? RakutenAPIError)?.error == "too_many_requests")
+            #expect((failures.first?.statusFailure?.apiError as? RakutenErrorBody)?.error == "too_many_requests")
         }
     }
 

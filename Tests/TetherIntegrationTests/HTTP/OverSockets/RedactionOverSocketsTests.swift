@@ -33,7 +33,7 @@ struct RedactionOverSocketsTests {
             let client = HTTPClient(baseURL: baseURL) {
                 $0.monitors = [lines.logger]
                 $0.retryPolicy = .never
-                $0.apiErrorDecoder = .json(RakutenAPIError.self)
+                $0.apiErrorDecoder = .json(RakutenErrorBody.self)
             }
             let request = Request<JSON>(
                 path: Self.searchPath, query: [("applicationId", Self.applicationID), ("keyword", "")],

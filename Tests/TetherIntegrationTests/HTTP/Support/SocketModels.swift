@@ -3,7 +3,7 @@ import TetherHTTP
 
 /// Rakuten's error body, `{"error": "wrong_parameter", "error_description": "..."}`, for
 /// ``HTTPClient/Configuration/apiErrorDecoder``.
-struct RakutenAPIError: Decodable, Error, LocalizedError, Equatable {
+struct RakutenErrorBody: Decodable, Error, LocalizedError, Equatable {
     var error: String
     var description: String
 
