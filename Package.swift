@@ -70,8 +70,8 @@ let package = Package(
         .target(name: "TetherImages", dependencies: ["TetherHTTP", "CJPEG", "CPNG", "TetherSync"]),
         .target(
             name: "TetherServer",
-            dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "CJPEG", "TetherSync"]),
-        .target(name: "TetherTerminal", dependencies: ["TetherSync"]),
+            dependencies: ["TetherJSON", "TetherHTTP1", "TetherIO", "CZlib", "CJPEG", "CPNG", "TetherSync"]),
+        .target(name: "TetherTerminal", dependencies: ["TetherSync", "CPNG"]),
         .target(
             name: "TetherCLI",
             dependencies: [
@@ -125,8 +125,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "TetherServerTests",
-            dependencies: ["TetherSync", "TetherServer", "TetherHTTP1", "TetherIO", "TetherJSON", "TetherTestSupport"]),
-        .testTarget(name: "TetherTerminalTests", dependencies: ["TetherSync", "TetherTerminal"]),
+            dependencies: [
+                "TetherSync", "TetherServer", "TetherHTTP1", "TetherIO", "TetherJSON", "TetherTestSupport", "CPNG",
+            ]),
+        .testTarget(name: "TetherTerminalTests", dependencies: ["TetherSync", "TetherTerminal", "CPNG"]),
         .testTarget(
             name: "TetherImagesTests",
             dependencies: ["TetherSync", "TetherImages", "TetherHTTP", "TetherHTTP1", "TetherServer", "CJPEG", "CPNG"]),

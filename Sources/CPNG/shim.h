@@ -221,4 +221,13 @@ static int tether_png_encode(const unsigned char *pixels, size_t stride, png_uin
     return 0;
 }
 
+/// The common case of `tether_png_encode`, the package's one PNG writer: 8-bit RGB (`channels` 3) or RGBA (4)
+/// rows, top to bottom, not interlaced, at zlib `compression` 0 (stored) to 9.
+static int tether_png_encode_8bit(const unsigned char *pixels, png_uint_32 width, png_uint_32 height, int channels,
+                                  int compression, unsigned char **output, size_t *output_size, char *message) {
+    int color_type = channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB;
+    return tether_png_encode(pixels, (size_t)width * (channels == 4 ? 4 : 3), width, height, 8, color_type, 0, NULL,
+                             0, NULL, 0, compression, output, output_size, message);
+}
+
 #endif
