@@ -18,7 +18,7 @@
 //   SQLite (through TetherSQLite) with an outbox of writes.
 // - TetherAPIs: typed APIs for the three examples (Rakuten item search, jsonplaceholder posts, notes) on the store.
 // - TetherServer: the local API server (sockets, json-server REST, Rakuten item search, images, faults).
-// - CZlib: the system zlib, for PNG images. CJPEG, CPNG: the system libjpeg(-turbo) and libpng, each with a small C
+// - CZlib: the system zlib (gzip/deflate, CRC-32). CJPEG, CPNG: the system libjpeg(-turbo) and libpng, each with a small C
 //   shim that keeps the libraries' setjmp/longjmp error handling inside C.
 // - TetherImages: the image pipeline (download through TetherHTTP, JPEG/PNG decoding, downsizing, caches).
 // - TetherTerminal: a terminal UI toolkit (raw mode, keys, widths, a diffing screen buffer, widgets).
