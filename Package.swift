@@ -89,6 +89,7 @@ let package = Package(
             ]),
         // Test support shared by several test targets (certificates made with openssl); not a product.
         .target(name: "TetherTestSupport", dependencies: ["TetherSync"], path: "Tests/TetherTestSupport"),
+        .testTarget(name: "TetherSyncTests", dependencies: ["TetherSync"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
         .testTarget(

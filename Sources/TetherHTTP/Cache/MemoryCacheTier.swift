@@ -1,3 +1,5 @@
+import TetherSync
+
 /// The memory tier: entries by key, least recently used evicted first once their total cost passes the limit.
 ///
 /// Cost is ``CacheEntry/cost`` (body bytes plus an estimate of headers, URL and bookkeeping). An entry that alone

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 import TetherSync
 
 /// Decoded images in memory, keyed by URL and size, evicted least recently used first past a cost limit.
@@ -21,78 +20,33 @@ public final class ImageMemoryCache: Sendable {
         }
     }
 
-    private struct Node {
-        var image: RGBAImage
-        var previous: Key?
-        var next: Key?
-    }
-
-    private struct State {
-        var nodes: [Key: Node] = [:]
-        /// The most recently used key, and the least.
-        var head: Key?
-        var tail: Key?
-        var cost = 0
-
-        mutating func unlink(_ key: Key) {
-            guard let node = nodes[key] else { return }
-            if let previous = node.previous { nodes[previous]?.next = node.next } else { head = node.next }
-            if let next = node.next { nodes[next]?.previous = node.previous } else { tail = node.previous }
-        }
-
-        mutating func linkFirst(_ key: Key) {
-            nodes[key]?.previous = nil
-            nodes[key]?.next = head
-            if let head { nodes[head]?.previous = key }
-            head = key
-            if tail == nil { tail = key }
-        }
-
-        mutating func remove(_ key: Key) {
-            guard let node = nodes[key] else { return }
-            unlink(key)
-            nodes[key] = nil
-            cost -= node.image.cost
-        }
-    }
-
     /// The most the cache holds, in bytes of pixels.
     public let costLimit: Int
-    private let state = Locked(State())
+    private let state = Locked(LRUList<Key, RGBAImage>())
 
     public init(costLimit: Int) { self.costLimit = max(costLimit, 0) }
 
     /// The image stored under `key`, which becomes the most recently used; `nil` on a miss.
     public func image(for key: Key) -> RGBAImage? {
-        state.withLock { state in
-            guard let node = state.nodes[key] else { return nil }
-            if state.head != key {
-                state.unlink(key)
-                state.linkFirst(key)
-            }
-            return node.image
-        }
+        state.withLock { $0.value(for: key) }
     }
 
     /// Stores `image` under `key`, replacing what was there, then evicts the least recently used entries until the
     /// cost is within the limit.
     public func store(_ image: RGBAImage, for key: Key) {
         guard image.cost <= costLimit else { return }
-        state.withLock { state in
-            state.remove(key)
-            state.nodes[key] = Node(image: image)
-            state.linkFirst(key)
-            state.cost += image.cost
-            while state.cost > costLimit, let tail = state.tail { state.remove(tail) }
+        state.withLock { images in
+            images.set(image, cost: image.cost, for: key)
+            while images.totalCost > costLimit, images.removeOldest() != nil {}
         }
     }
 
     /// Removes every entry.
-    public func removeAll() { state.withLock { $0 = State() } }
+    public func removeAll() { state.withLock { $0.removeAll() } }
 
     /// The bytes of pixels held now.
-    public var totalCost: Int { state.withLock { $0.cost } }
+    public var totalCost: Int { state.withLock { $0.totalCost } }
 
     /// The number of entries.
-    public var count: Int { state.withLock { $0.nodes.count } }
+    public var count: Int { state.withLock { $0.count } }
 }

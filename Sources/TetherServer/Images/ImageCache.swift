@@ -1,7 +1,6 @@
-import Synchronization
 import TetherSync
 
-/// A bounded cache of encoded images, keyed by id and size; the least recently stored entry goes first.
+/// A bounded cache of encoded images, keyed by id and size; the least recently used entry goes first.
 ///
 /// - Thread safety: safe from any thread; state is behind a `Locked`.
 final class ImageCache: Sendable {
@@ -19,25 +18,23 @@ final class ImageCache: Sendable {
         var etag: String
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        var order: [Key] = []
-    }
-
+    /// The most entries it holds.
     let capacity: Int
-    private let state = Locked(State())
+    /// Each entry costs 1, so the list's total cost is its count.
+    private let state = Locked(LRUList<Key, Entry>())
 
     init(capacity: Int) { self.capacity = max(capacity, 0) }
 
-    func entry(for key: Key) -> Entry? { state.withLock { $0.entries[key] } }
+    /// The entry for `key`, which becomes the most recently used.
+    func entry(for key: Key) -> Entry? { state.withLock { $0.value(for: key) } }
 
     func store(_ entry: Entry, for key: Key) {
         guard capacity > 0 else { return }
-        state.withLock { state in
-            if state.entries.updateValue(entry, forKey: key) == nil { state.order.append(key) }
-            while state.order.count > capacity { state.entries[state.order.removeFirst()] = nil }
+        state.withLock { entries in
+            entries.set(entry, cost: 1, for: key)
+            while entries.count > capacity, entries.removeOldest() != nil {}
         }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLock { $0.count } }
 }

@@ -1,10 +1,11 @@
-/// Values by key in order of use, each with a cost: the bookkeeping behind both cache tiers.
+/// Values by key in order of use, each with a cost: the one eviction order of the package's caches (the HTTP
+/// cache's tiers, decoded images in memory, the server's encoded images).
 ///
 /// A dictionary from key to slot plus a doubly linked list threaded through an array of slots (freed slots are
 /// reused), so every operation is O(1) on average and no node is allocated separately.
 ///
-/// - Thread safety: a value type with no locking; the tiers keep it behind their `Locked`.
-struct LRUList<Key: Hashable, Value> {
+/// - Thread safety: a value type with no locking; each cache keeps it behind its `Locked`.
+package struct LRUList<Key: Hashable, Value> {
     private struct Node {
         var key: Key
         var value: Value
@@ -13,6 +14,8 @@ struct LRUList<Key: Hashable, Value> {
         var older: Int
     }
 
+    package init() {}
+
     private var slots: [Node?] = []
     private var freeSlots: [Int] = []
     private var positions: [Key: Int] = [:]
@@ -20,22 +23,22 @@ struct LRUList<Key: Hashable, Value> {
     private var oldest = -1
 
     /// The sum of the costs of the values.
-    private(set) var totalCost = 0
+    package private(set) var totalCost = 0
 
-    var count: Int { positions.count }
+    package var count: Int { positions.count }
 
     /// The value for `key`, which becomes the most recently used. O(1).
-    mutating func value(for key: Key) -> Value? {
+    package mutating func value(for key: Key) -> Value? {
         guard let slot = positions[key] else { return nil }
         moveToNewest(slot)
         return slots[slot]!.value
     }
 
     /// The value for `key` without changing the order. O(1).
-    func peek(_ key: Key) -> Value? { positions[key].map { slots[$0]!.value } }
+    package func peek(_ key: Key) -> Value? { positions[key].map { slots[$0]!.value } }
 
     /// Stores `value` for `key` as the most recently used, replacing any value there. O(1).
-    mutating func set(_ value: Value, cost: Int, for key: Key) {
+    package mutating func set(_ value: Value, cost: Int, for key: Key) {
         if let slot = positions[key] {
             totalCost += cost - slots[slot]!.cost
             slots[slot]!.value = value
@@ -61,7 +64,7 @@ struct LRUList<Key: Hashable, Value> {
 
     /// Removes the value for `key` and returns it. O(1).
     @discardableResult
-    mutating func removeValue(for key: Key) -> Value? {
+    package mutating func removeValue(for key: Key) -> Value? {
         guard let slot = positions.removeValue(forKey: key) else { return nil }
         unlink(slot)
         let node = slots[slot]!
@@ -72,16 +75,16 @@ struct LRUList<Key: Hashable, Value> {
     }
 
     /// Removes the least recently used value and returns it with its key. O(1).
-    mutating func removeOldest() -> (key: Key, value: Value)? {
+    package mutating func removeOldest() -> (key: Key, value: Value)? {
         guard oldest >= 0, let node = slots[oldest] else { return nil }
         removeValue(for: node.key)
         return (node.key, node.value)
     }
 
-    mutating func removeAll() { self = LRUList() }
+    package mutating func removeAll() { self = LRUList() }
 
     /// The keys from least to most recently used. O(n).
-    var keysOldestFirst: [Key] {
+    package var keysOldestFirst: [Key] {
         var keys: [Key] = []
         var slot = oldest
         while slot >= 0, let node = slots[slot] {
