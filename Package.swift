@@ -88,7 +88,10 @@ let package = Package(
                 "TetherImages", "CJPEG", "CPNG", "TetherSync",
             ]),
         // Test support shared by several test targets (certificates made with openssl); not a product.
-        .target(name: "TetherTestSupport", dependencies: ["TetherSync"], path: "Tests/TetherTestSupport"),
+        .target(
+            name: "TetherTestSupport", dependencies: ["TetherSync", "CJPEG", "CPNG", "CZlib"],
+            path: "Tests/TetherTestSupport"
+        ),
         .testTarget(name: "TetherSyncTests", dependencies: ["TetherSync"]),
         .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
@@ -107,7 +110,7 @@ let package = Package(
             dependencies: [
                 "TetherSync", "TetherTestSupport", "TetherStoreTestSupport",
                 "TetherHTTP", "TetherHTTPTesting", "TetherServer", "TetherJSON", "TetherHTTP1", "TetherIO", "CZlib",
-                "TetherStore", "TetherSQLite", "CSQLite", "TetherAPIs",
+                "TetherStore", "TetherSQLite", "CSQLite", "TetherAPIs", "TetherImages",
             ]),
         .testTarget(name: "TetherSQLiteTests", dependencies: ["TetherSQLite", "TetherSync", "CSQLite"]),
         // The store's test entities, shared by its unit tests and the integration tests; not a product.
@@ -132,7 +135,9 @@ let package = Package(
         .testTarget(name: "TetherTerminalTests", dependencies: ["TetherSync", "TetherTerminal", "CPNG"]),
         .testTarget(
             name: "TetherImagesTests",
-            dependencies: ["TetherSync", "TetherImages", "TetherHTTP", "TetherHTTP1", "TetherServer", "CJPEG", "CPNG"]),
+            dependencies: [
+                "TetherSync", "TetherTestSupport", "TetherImages", "TetherHTTP", "TetherHTTP1", "CJPEG", "CPNG",
+            ]),
         .testTarget(
             name: "TetherCLITests",
             dependencies: [

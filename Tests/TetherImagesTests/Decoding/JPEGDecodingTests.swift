@@ -1,6 +1,7 @@
 import CPNG
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherImages
 
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func aPhotoIsDecodedToTheFittedSize() throws {
-        let data = try Fixtures.jpegPhoto(width: 1000, height: 1000)
+        let data = try ImageFixtures.jpegPhoto(width: 1000, height: 1000)
         let thumbnail = try ImageDecoder.decode(data, fitting: ImageSize(width: 128, height: 128))
         #expect(thumbnail.size == ImageSize(width: 128, height: 128))
         let small = try ImageDecoder.decode(data, fitting: ImageSize(width: 64, height: 64))
@@ -31,11 +32,11 @@ import Testing
     }
 
     @Test func theAspectRatioIsKeptAndNothingIsEnlarged() throws {
-        let wide = try Fixtures.jpegPhoto(width: 400, height: 200)
+        let wide = try ImageFixtures.jpegPhoto(width: 400, height: 200)
         #expect(
             try ImageDecoder.decode(wide, fitting: ImageSize(width: 100, height: 100)).size
                 == .init(width: 100, height: 50))
-        let small = try Fixtures.jpegPhoto(width: 40, height: 30)
+        let small = try ImageFixtures.jpegPhoto(width: 40, height: 30)
         #expect(
             try ImageDecoder.decode(small, fitting: ImageSize(width: 100, height: 100)).size
                 == .init(width: 40, height: 30))
@@ -43,7 +44,8 @@ import Testing
     }
 
     @Test func solidColoursSurvive() throws {
-        let data = try Fixtures.jpeg(Fixtures.solid(width: 64, height: 48, [20, 200, 90]), width: 64, height: 48)
+        let data = try ImageFixtures.jpeg(
+            ImageFixtures.solid(width: 64, height: 48, [20, 200, 90]), width: 64, height: 48)
         let image = try ImageDecoder.decode(data, fitting: ImageSize(width: 16, height: 16))
         #expect(image.size == ImageSize(width: 16, height: 12))
         for y in 0..<image.height {
@@ -56,10 +58,11 @@ import Testing
     }
 
     @Test func greyAndProgressiveFilesDecode() throws {
-        let grey = try Fixtures.jpeg(Fixtures.solid(width: 32, height: 32, [150]), width: 32, height: 32, components: 1)
+        let grey = try ImageFixtures.jpeg(
+            ImageFixtures.solid(width: 32, height: 32, [150]), width: 32, height: 32, components: 1)
         let pixel = try ImageDecoder.decode(grey)[x: 5, y: 5]
         #expect(abs(Int(pixel.red) - 150) <= 2 && pixel.red == pixel.green && pixel.green == pixel.blue)
-        let progressive = try Fixtures.jpegPhoto(width: 300, height: 200, progressive: true)
+        let progressive = try ImageFixtures.jpegPhoto(width: 300, height: 200, progressive: true)
         #expect(
             try ImageDecoder.decode(progressive, fitting: ImageSize(width: 64, height: 64)).size
                 == .init(width: 64, height: 43))
@@ -67,7 +70,7 @@ import Testing
 
     @Test(arguments: [0.2, 0.5, 0.9])
     func aTruncatedFileIsInvalidData(keeping fraction: Double) throws {
-        let data = try Fixtures.jpegPhoto(width: 200, height: 200)
+        let data = try ImageFixtures.jpegPhoto(width: 200, height: 200)
         let truncated = data.prefix(Int(Double(data.count) * fraction))
         #expect {
             try ImageDecoder.decode(Data(truncated), fitting: ImageSize(width: 32, height: 32))
@@ -78,7 +81,7 @@ import Testing
     }
 
     @Test func corruptDataIsInvalidData() throws {
-        var bytes = [UInt8](try Fixtures.jpegPhoto(width: 200, height: 200))
+        var bytes = [UInt8](try ImageFixtures.jpegPhoto(width: 200, height: 200))
         // Scramble the entropy-coded data after the headers, keep the end marker.
         for index in stride(from: bytes.count / 2, to: bytes.count - 2, by: 7) { bytes[index] ^= 0x5A }
         #expect(throws: ImageError.self) { try ImageDecoder.decode(Data(bytes)) }
@@ -87,14 +90,15 @@ import Testing
     }
 
     @Test func aHugeDeclaredSizeIsRefusedBeforeDecoding() throws {
-        let bomb = Fixtures.patchingJPEGSize(try Fixtures.jpegPhoto(width: 16, height: 16), width: 60000, height: 60000)
+        let bomb = ImageFixtures.patchingJPEGSize(
+            try ImageFixtures.jpegPhoto(width: 16, height: 16), width: 60000, height: 60000)
         #expect {
             try ImageDecoder.decode(bomb, fitting: ImageSize(width: 64, height: 64))
         } throws: { error in
             (error as? ImageError)?.kind
                 == .tooManyPixels(width: 60000, height: 60000, limit: ImageDecoder.defaultMaximumPixelCount)
         }
-        let photo = try Fixtures.jpegPhoto(width: 200, height: 200)
+        let photo = try ImageFixtures.jpegPhoto(width: 200, height: 200)
         #expect(throws: ImageError.self) { try ImageDecoder.decode(photo, maximumPixelCount: 10_000) }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherStore
 import TetherStoreTestSupport
+import TetherTestSupport
 
 @MainActor
 @Suite struct NotesStoreTests {

@@ -4,6 +4,7 @@ import TetherHTTP
 import TetherHTTP1
 import TetherJSON
 import TetherServer
+import TetherTestSupport
 
 /// The HTTP cache case by case against servers that send exact caching headers, counting what reaches them.
 @Suite("Cache over sockets", .timeLimit(.minutes(1)))

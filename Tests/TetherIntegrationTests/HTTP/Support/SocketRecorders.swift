@@ -1,6 +1,7 @@
 import Foundation
 import TetherHTTP
 import TetherSync
+import TetherTestSupport
 
 /// Collects a client's events, thread safe, and lets a test wait for one.
 final class SocketEventLog: HTTPEventMonitor {

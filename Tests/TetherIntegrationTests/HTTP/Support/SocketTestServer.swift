@@ -4,6 +4,7 @@ import TetherHTTP1
 import TetherJSON
 import TetherServer
 import TetherSync
+import TetherTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -154,26 +155,6 @@ func withSocketREST<Value>(_ body: (URL, JSONDatabase) async throws -> Value) as
         await server.stop()
         throw error
     }
-}
-
-/// Calls `condition` every few milliseconds until it holds or `timeout` passes; whether it held.
-func poll(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
-/// ``poll(timeout:_:)`` for a condition that must await.
-func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
 }
 
 extension HTTPResponse {

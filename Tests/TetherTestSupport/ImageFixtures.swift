@@ -1,14 +1,17 @@
 import CJPEG
 import CPNG
-import Foundation
+import CZlib
+package import Foundation
 
 /// Test images made at test time with libjpeg and libpng (through the shims' encoders), so no binary fixture is
 /// checked in and every variant (grey, palette, 16-bit, interlaced, progressive) is at hand.
-enum Fixtures {
-    struct EncodingFailed: Error { let message: String }
+package enum ImageFixtures {
+    package struct EncodingFailed: Error {
+        package let message: String
+    }
 
     /// A photo-like RGB picture: smooth gradients, a disc and some deterministic noise.
-    static func photoRGB(width: Int, height: Int) -> [UInt8] {
+    package static func photoRGB(width: Int, height: Int) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         var seed: UInt32 = 12345
         for y in 0..<height {
@@ -28,12 +31,12 @@ enum Fixtures {
     }
 
     /// One colour everywhere, `components` bytes a pixel.
-    static func solid(width: Int, height: Int, _ colour: [UInt8]) -> [UInt8] {
+    package static func solid(width: Int, height: Int, _ colour: [UInt8]) -> [UInt8] {
         Array((0..<(width * height)).map { _ in colour }.joined())
     }
 
     /// A JPEG of `pixels` (`components` 3 for RGB, 1 for grey).
-    static func jpeg(
+    package static func jpeg(
         _ pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 90, progressive: Bool = false
     ) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
@@ -51,12 +54,12 @@ enum Fixtures {
     }
 
     /// A JPEG photo of the given size.
-    static func jpegPhoto(width: Int, height: Int, progressive: Bool = false) throws -> Data {
+    package static func jpegPhoto(width: Int, height: Int, progressive: Bool = false) throws -> Data {
         try jpeg(photoRGB(width: width, height: height), width: width, height: height, progressive: progressive)
     }
 
     /// A PNG of rows already laid out for `colorType` and `bitDepth` (16-bit samples big-endian).
-    static func png(
+    package static func png(
         _ rows: [UInt8], width: Int, height: Int, bitDepth: Int = 8, colorType: Int32 = PNG_COLOR_TYPE_RGB,
         interlaced: Bool = false, palette: [UInt8] = [], transparency: [UInt8] = []
     ) throws -> Data {
@@ -84,13 +87,13 @@ enum Fixtures {
     }
 
     /// A PNG photo of the given size (RGB, 8 bits).
-    static func pngPhoto(width: Int, height: Int, interlaced: Bool = false) throws -> Data {
+    package static func pngPhoto(width: Int, height: Int, interlaced: Bool = false) throws -> Data {
         try png(photoRGB(width: width, height: height), width: width, height: height, interlaced: interlaced)
     }
 
     /// `png` with its IHDR's width and height replaced (and the chunk's CRC recomputed): a decompression bomb's
     /// header on a small file.
-    static func patchingPNGSize(_ png: Data, width: UInt32, height: UInt32) -> Data {
+    package static func patchingPNGSize(_ png: Data, width: UInt32, height: UInt32) -> Data {
         var bytes = [UInt8](png)
         func put(_ value: UInt32, at offset: Int) {
             for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
@@ -102,7 +105,7 @@ enum Fixtures {
     }
 
     /// `jpeg` with its first SOF marker's height and width replaced.
-    static func patchingJPEGSize(_ jpeg: Data, width: UInt16, height: UInt16) -> Data {
+    package static func patchingJPEGSize(_ jpeg: Data, width: UInt16, height: UInt16) -> Data {
         var bytes = [UInt8](jpeg)
         var offset = 2
         while offset + 9 < bytes.count {
@@ -120,13 +123,9 @@ enum Fixtures {
         return Data(bytes)
     }
 
-    /// CRC-32 (the PNG and zlib one), bit by bit: fine for a chunk header.
-    static func crc32(_ bytes: some Collection<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return crc ^ 0xFFFF_FFFF
+    /// CRC-32 (the PNG and zlib one), zlib's.
+    package static func crc32(_ bytes: some Collection<UInt8>) -> UInt32 {
+        let array = Array(bytes)
+        return array.withUnsafeBufferPointer { UInt32(CZlib.crc32(0, $0.baseAddress, uInt($0.count))) }
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import TetherHTTP
 import TetherHTTP1
 import TetherSync
+import TetherTestSupport
 
 @testable import TetherImages
 
@@ -14,7 +15,7 @@ struct ImagePipelineOverSocketsTests {
 
     /// A route serving one JPEG photo at `/photo.jpg`, after `delay`.
     private func photoRoutes(delay: Duration = .zero) throws -> ImageRoutes {
-        let photo = try Fixtures.jpegPhoto(width: 400, height: 300)
+        let photo = try ImageFixtures.jpegPhoto(width: 400, height: 300)
         return { request, _ in
             if delay > .zero { try? await Task.sleep(for: delay) }
             return request.path == "/photo.jpg" ? imageResponse(photo) : HTTPResponse(status: .notFound)
@@ -54,7 +55,7 @@ struct ImagePipelineOverSocketsTests {
 
     @Test func aCallerLeavingDoesNotCancelAnotherCallersLoad() async throws {
         let gate = Locked(false)
-        let photo = try Fixtures.jpegPhoto(width: 200, height: 200)
+        let photo = try ImageFixtures.jpegPhoto(width: 200, height: 200)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
             return imageResponse(photo)
@@ -80,7 +81,7 @@ struct ImagePipelineOverSocketsTests {
 
     @Test func theLastCallerLeavingCancelsTheLoad() async throws {
         let gate = Locked(false)
-        let photo = try Fixtures.jpegPhoto(width: 200, height: 200)
+        let photo = try ImageFixtures.jpegPhoto(width: 200, height: 200)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
             return imageResponse(photo)
@@ -101,7 +102,7 @@ struct ImagePipelineOverSocketsTests {
     }
 
     @Test func theOriginalBytesAreRevalidatedThroughTheHTTPCache() async throws {
-        let photo = try Fixtures.jpegPhoto(width: 100, height: 100)
+        let photo = try ImageFixtures.jpegPhoto(width: 100, height: 100)
         let routes: ImageRoutes = { request, _ in
             if request.headers["If-None-Match"] == "\"v1\"" {
                 return HTTPResponse(status: .notModified, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=0"])
@@ -137,8 +138,8 @@ struct ImagePipelineOverSocketsTests {
     }
 
     @Test func failuresAreTypedErrors() async throws {
-        let photo = try Fixtures.jpegPhoto(width: 300, height: 300)
-        let bomb = Fixtures.patchingJPEGSize(photo, width: 30000, height: 30000)
+        let photo = try ImageFixtures.jpegPhoto(width: 300, height: 300)
+        let bomb = ImageFixtures.patchingJPEGSize(photo, width: 30000, height: 30000)
         let routes: ImageRoutes = { request, _ in
             switch request.path {
             case "/html": HTTPResponse(headers: ["Content-Type": "text/html"], body: Array("<html></html>".utf8))
@@ -176,7 +177,7 @@ struct ImagePipelineOverSocketsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("photo.png")
-        try Fixtures.pngPhoto(width: 90, height: 60).write(to: file)
+        try ImageFixtures.pngPhoto(width: 90, height: 60).write(to: file)
         let pipeline = ImagePipeline()
         #expect(try await pipeline.image(for: file, size: Self.thumb).size == ImageSize(width: 64, height: 43))
         await #expect {

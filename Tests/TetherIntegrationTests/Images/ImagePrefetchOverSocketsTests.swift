@@ -3,6 +3,7 @@ import Testing
 import TetherHTTP
 import TetherHTTP1
 import TetherSync
+import TetherTestSupport
 
 @testable import TetherImages
 
@@ -14,7 +15,7 @@ struct ImagePrefetchOverSocketsTests {
 
     @Test func cancellingAPrefetchStopsItsLoad() async throws {
         let gate = Locked(false)
-        let photo = try Fixtures.jpegPhoto(width: 120, height: 120)
+        let photo = try ImageFixtures.jpegPhoto(width: 120, height: 120)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
             return imageResponse(photo)
@@ -34,7 +35,7 @@ struct ImagePrefetchOverSocketsTests {
 
     @Test func aCallerJoiningAPrefetchSharesItsDownload() async throws {
         let gate = Locked(false)
-        let photo = try Fixtures.jpegPhoto(width: 120, height: 120)
+        let photo = try ImageFixtures.jpegPhoto(width: 120, height: 120)
         let routes: ImageRoutes = { _, _ in
             while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
             return imageResponse(photo)

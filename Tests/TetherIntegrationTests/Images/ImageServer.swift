@@ -65,13 +65,3 @@ func imageResponse(
 ) -> HTTPResponse {
     HTTPResponse(headers: ["Content-Type": type, "ETag": etag, "Cache-Control": cacheControl], body: [UInt8](data))
 }
-
-/// Calls `condition` every few milliseconds until it holds or `timeout` passes (a guard against hangs only).
-func poll(timeout: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
