@@ -3,7 +3,8 @@
 // Tether: JSON from REST APIs into apps, kept in sync.
 //
 // Modules, bottom up (see ARCHITECTURE.md, whose module graph Scripts/module-graph draws from this file):
-// - TetherSync: Locked (a lock ThreadSanitizer sees) and the sync helpers every module shares. CThreadSanitizer.
+// - TetherSync: what every module shares: Locked (a lock ThreadSanitizer sees), runBlocking, LRUList, CivilDate,
+//   SplitMix64 and FNV-1a. CThreadSanitizer.
 // - TetherJSON: the JSON value, parser, writer, Codable decoder and encoder, lossy helpers.
 // - TetherHTTP1: HTTP/1.1 messages, an incremental parser and a serializer, with no I/O (shared by server and client).
 // - TetherIO: non-blocking I/O on Linux (an epoll event loop, TCP channels, timers, connecting with DNS and
@@ -47,7 +48,7 @@ let package = Package(
         .systemLibrary(name: "CThreadSanitizer", path: "Sources/CThreadSanitizer"),
         .target(name: "TetherSync", dependencies: ["CThreadSanitizer"]),
         .target(name: "TetherJSON", dependencies: ["TetherSync"]),
-        .target(name: "TetherHTTP1"),
+        .target(name: "TetherHTTP1", dependencies: ["TetherSync"]),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(
             name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",

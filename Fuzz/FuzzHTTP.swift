@@ -150,23 +150,7 @@ func checkResponse(from request: HTTPRequest) {
 public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
 
-    let whole = run([bytes])
-    let split = bytes.isEmpty ? 0 : Int(bytes[0]) * 31 % (bytes.count + 1)
-    let halves = run([
-        UnsafeBufferPointer(rebasing: bytes[0..<split]), UnsafeBufferPointer(rebasing: bytes[split...]),
-    ])
-    if halves != whole { fail("split at \(split) differs from whole") }
-    if bytes.count >= 2 {
-        let size = 1 + Int(bytes[1]) % 17
-        let pieces = stride(from: 0, to: bytes.count, by: size).map {
-            UnsafeBufferPointer(rebasing: bytes[$0..<min($0 + size, bytes.count)])
-        }
-        if run(pieces) != whole { fail("pieces of \(size) differ from whole") }
-    }
-    if bytes.count <= 512 {
-        let single = run(bytes.indices.map { UnsafeBufferPointer(rebasing: bytes[$0..<($0 + 1)]) })
-        if single != whole { fail("byte at a time differs from whole") }
-    }
+    let whole = outcomeAgreeingOverSplits(bytes, run: run, fail: fail)
 
     for parsed in whole.requests {
         let request = HTTPRequest(

@@ -49,15 +49,15 @@ json | encoder)
     fi
     ;;
 http | http-response)
-    modules=(Sources/TetherHTTP1)
-    flags=(-package-name Tether)
+    modules=(Sources/TetherHTTP1 Sources/TetherSync)
+    flags=(-I Sources/CThreadSanitizer -package-name Tether)
     dict="Fuzz/$target.dict"
     max_len=4096
     if [ "$target" = http ]; then
-        entry=Fuzz/FuzzHTTP.swift
+        entry=(Fuzz/FuzzHTTP.swift Fuzz/FuzzSplits.swift)
         seeds=(Fuzz/http-corpus)
     else
-        entry=Fuzz/FuzzHTTPResponse.swift
+        entry=(Fuzz/FuzzHTTPResponse.swift Fuzz/FuzzSplits.swift)
         seeds=(Fuzz/http-response-corpus)
     fi
     ;;
@@ -73,7 +73,7 @@ mapfile -t sources < <(find "${modules[@]}" -name '*.swift' | sort)
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -use-ld=lld \
     -swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
     -module-name "Fuzz${target//-/}" -module-cache-path "$out/module-cache" ${flags[@]+"${flags[@]}"} \
-    "${sources[@]}" "$entry" -o "$out/bin/$name" >"$out/build.log" 2>&1; then
+    "${sources[@]}" "${entry[@]}" -o "$out/bin/$name" >"$out/build.log" 2>&1; then
     cat "$out/build.log" >&2
     echo "$name: the build failed" >&2
     exit 1

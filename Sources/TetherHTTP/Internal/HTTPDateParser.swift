@@ -1,5 +1,6 @@
 import Foundation
 import TetherHTTP1
+import TetherSync
 
 /// Parses and formats HTTP dates (RFC 9110 §5.6.7) by computing from the fields: no `DateFormatter`, no locale,
 /// no time-zone database.
@@ -104,27 +105,14 @@ enum HTTPDateParser {
         }
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    private static func daysIn(month: Int, year: Int) -> Int { CivilDate.daysInMonth(month, year: year) }
 
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm, eras of 400 years from 0000-03-01).
     private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilDate.days(year: year, month: month, day: day)
     }
 
-    /// The civil date of a number of days since 1970-01-01 (the inverse of `days(fromCivil:_:_:)`).
     private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        IMFFixdate.civil(fromDays: days)
+        CivilDate.date(fromDays: days)
     }
 
     // MARK: - Names and scanning

@@ -1,3 +1,7 @@
+#if canImport(TetherSync)
+    import TetherSync  // not a module when the fuzz targets build the sources as one (Scripts/fuzz.sh)
+#endif
+
 /// The one IMF-fixdate formatter of the package (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`, for the
 /// server's `Date` fields and the client cache's dates.
 ///
@@ -19,18 +23,9 @@ package enum IMFFixdate {
             + "\(twoDigits(secondOfDay / 3600)):\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60)) GMT"
     }
 
-    /// The civil date (proleptic Gregorian) of a number of days since 1970-01-01: Howard Hinnant's algorithm, in
-    /// eras of 400 years from 0000-03-01.
+    /// The civil date (proleptic Gregorian) of a number of days since 1970-01-01.
     package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilDate.date(fromDays: days)
     }
 
     /// The weekday names of the format, Sunday first.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(TetherSync)
+    import TetherSync  // not a module when the fuzz targets build the sources as one (Scripts/fuzz.sh)
+#endif
+
 /// ISO 8601 (RFC 3339) internet date-times such as `2024-05-01T12:34:56Z`, parsed and formatted by hand.
 ///
 /// `DateFormatter` and `ISO8601DateFormatter` are slow and not `Sendable`; this is plain arithmetic on the
@@ -111,7 +115,7 @@ struct CivilDateTime: Hashable {
         let milliseconds = milliseconds2001 + (Self.secondsFrom1970To2001 + offset) * 1000
         let (seconds, millisecond) = Self.floorDivide(milliseconds, 1000)
         let (days, secondOfDay) = Self.floorDivide(seconds, 86_400)
-        (year, month, day) = Self.civil(fromDaysSince1970: days)
+        (year, month, day) = CivilDate.date(fromDays: days)
         hour = secondOfDay / 3600
         minute = secondOfDay % 3600 / 60
         second = secondOfDay % 60
@@ -120,14 +124,14 @@ struct CivilDateTime: Hashable {
 
     /// Whether every field is in range and the day exists in its month.
     var isValid: Bool {
-        (1...12).contains(month) && day >= 1 && day <= Self.daysInMonth(month, year: year)
+        (1...12).contains(month) && day >= 1 && day <= CivilDate.daysInMonth(month, year: year)
             && (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
             && (0..<1_000_000_000).contains(nanosecond)
     }
 
     /// The seconds since 1970-01-01 00:00:00 of these fields read as UTC, ignoring nanoseconds.
     var secondsSince1970: Int {
-        Self.daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        CivilDate.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 
     /// The instant these fields name at `offset` seconds east of GMT.
@@ -182,42 +186,6 @@ struct CivilDateTime: Hashable {
             rest %= divisor
             divisor /= 10
         }
-    }
-
-    static func isLeapYear(_ year: Int) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given date (negative before it).
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The date `days` days after 1970-01-01.
-    static func civil(fromDaysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 
     /// `a` divided by a positive `b`, rounding toward negative infinity, with the non-negative remainder.
