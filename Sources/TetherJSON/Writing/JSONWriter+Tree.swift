@@ -1,0 +1,241 @@
+// The tree walk of JSONWriter: one pass over a `JSON` value that writes its text into a `ByteBuffer`.
+//
+// Where the time goes in a writer of a tree is mostly not the text: it is the dispatch on each value, the
+// reference counting of the arrays and strings it visits, and the buffer's checks. So the walk reads the tree in
+// place through pointers to the arrays' elements (no copy of a child value, so no retain and release per value),
+// keeps the container being written in local variables (the stack of the ones around it is touched only when a
+// container opens or closes), and appends to a `ByteBuffer`, whose append is a capacity check and a store.
+
+extension JSONWriter {
+    /// A container whose writing was interrupted by a child container: where to carry on once the child is done.
+    struct OpenContainer {
+        /// The container's values (an array's elements or an object's member values), `count` of them.
+        var values: UnsafePointer<JSON>
+        /// An object's keys, parallel to `values`; `nil` for an array.
+        var keys: UnsafePointer<String>?
+        var count: Int
+        /// How many members or elements have been started.
+        var next: Int
+        /// Where the sorted order of an object's members starts in the walk's order storage, or -1 when they are
+        /// written in their own order.
+        var orderStart: Int
+    }
+
+    /// Where the writer hands its text on before it is all written (the streaming forms); `nil` to keep it all.
+    struct Flush {
+        /// Text is handed on once the buffer holds at least this many bytes.
+        var threshold: Int
+        /// Takes the buffer's bytes and empties it (`truncate(to: 0)`); returns `false` to stop the writing.
+        var body: (inout ByteBuffer) -> Bool
+    }
+
+    /// Appends the JSON text of `json` to `bytes`, as a value nested `baseDepth` levels deep (for the indentation
+    /// of pretty-printed text). On an error, the bytes written so far stay in `bytes`.
+    ///
+    /// With `flush`, the text written so far is handed on whenever the buffer holds `flush.threshold` bytes or
+    /// more at the start of a value (so the buffer stays within the threshold plus one scalar's text, a string's
+    /// being at most six times its UTF-8 bytes); the last bytes stay in `bytes` for the caller.
+    func write(
+        _ json: JSON, into bytes: inout ByteBuffer, depth baseDepth: Int = 0, flush: Flush? = nil
+    ) throws(JSONError) {
+        let pretty = options.contains(.prettyPrinted)
+        let sorted = options.contains(.sortedKeys)
+        let escapesSlashes = !options.contains(.withoutEscapingSlashes)
+        let indent = max(0, indentWidth)
+        let flushThreshold = flush?.threshold ?? Int.max
+
+        // The container being written.
+        var values: UnsafePointer<JSON>
+        var keys: UnsafePointer<String>?
+        var count: Int
+        var next = 0
+        var orderStart = -1
+        // The containers around it, outermost first, and the sorted orders of the objects among them.
+        var open: [OpenContainer] = []
+        var orders: [Int] = []
+
+        // Lifetimes (for every pointer below): the pointers point into the element storage of the arrays of
+        // `json`'s tree. `json` is this function's parameter, alive and unchanged until it returns (a `JSON` is a
+        // value; nothing can change the arrays it holds), so every array in it stays allocated and in place.
+        // Native Swift arrays keep their elements contiguous, and `elementPointer(_:)` takes the pointer of a
+        // non-empty array only. Bounds: a container's pointers are read at positions below its `count`, which is
+        // its array's count.
+        switch json {
+        case .array(let array) where !array.isEmpty:
+            values = Self.elementPointer(array)
+            keys = nil
+            count = array.count
+            bytes.append(UInt8(ascii: "["))
+        case .object(let object) where !object.isEmpty:
+            values = Self.elementPointer(object.values)
+            keys = Self.elementPointer(object.keys)
+            count = object.count
+            if sorted {
+                orderStart = 0
+                Self.appendSortedOrder(of: object.keys, to: &orders)
+            }
+            bytes.append(UInt8(ascii: "{"))
+        default:
+            guard Self.appendScalar(json, to: &bytes, escapesSlashes: escapesSlashes, nonFinite: writesNonFiniteNumbers)
+            else { throw Self.nonFiniteError(json, path: []) }
+            return
+        }
+
+        while true {
+            guard next < count else {
+                // The container is complete: close it and carry on with the one around it.
+                if pretty { Self.appendNewline(depth: (baseDepth + open.count) * indent, to: &bytes) }
+                bytes.append(keys == nil ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+                if orderStart >= 0 { orders.removeSubrange(orderStart...) }
+                guard let outer = open.popLast() else { return }
+                values = outer.values
+                keys = outer.keys
+                count = outer.count
+                next = outer.next
+                orderStart = outer.orderStart
+                continue
+            }
+            if bytes.count >= flushThreshold, let flush {
+                guard flush.body(&bytes) else {
+                    let current = OpenContainer(
+                        values: values, keys: keys, count: count, next: next + 1, orderStart: orderStart)
+                    throw JSONError(
+                        .invalidValue, "the output stopped the writing", path: Self.path(open + [current], orders))
+                }
+            }
+            let position = orderStart >= 0 ? orders[orderStart + next] : next
+            if next > 0 { bytes.append(UInt8(ascii: ",")) }
+            next += 1
+            if pretty { Self.appendNewline(depth: (baseDepth + open.count + 1) * indent, to: &bytes) }
+            if let keys {
+                Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
+                if pretty {
+                    bytes.append(word: 0x203A, count: 2)  // ": "
+                } else {
+                    bytes.append(UInt8(ascii: ":"))
+                }
+            }
+            switch values[position] {
+            case .null:
+                bytes.append(word: 0x6C6C_756E, count: 4)  // null
+            case .bool(let b):
+                if b {
+                    bytes.append(word: 0x6575_7274, count: 4)  // true
+                } else {
+                    bytes.append(word: 0x65_736C_6166, count: 5)  // false
+                }
+            case .string(let string):
+                Self.appendString(string, escapingSlashes: escapesSlashes, to: &bytes)
+            case .number(let number):
+                guard Self.appendNumber(number, to: &bytes, nonFinite: writesNonFiniteNumbers) else {
+                    let current = OpenContainer(
+                        values: values, keys: keys, count: count, next: next, orderStart: orderStart)
+                    throw Self.nonFiniteError(values[position], path: Self.path(open + [current], orders))
+                }
+            case .array(let array):
+                guard !array.isEmpty else {
+                    bytes.append(word: 0x5D5B, count: 2)  // []
+                    break
+                }
+                bytes.append(UInt8(ascii: "["))
+                open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
+                values = Self.elementPointer(array)
+                keys = nil
+                count = array.count
+                next = 0
+                orderStart = -1
+            case .object(let object):
+                guard !object.isEmpty else {
+                    bytes.append(word: 0x7D7B, count: 2)  // {}
+                    break
+                }
+                bytes.append(UInt8(ascii: "{"))
+                open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
+                values = Self.elementPointer(object.values)
+                keys = Self.elementPointer(object.keys)
+                count = object.count
+                next = 0
+                if sorted {
+                    orderStart = orders.count
+                    Self.appendSortedOrder(of: object.keys, to: &orders)
+                } else {
+                    orderStart = -1
+                }
+            }
+        }
+    }
+
+    /// The address of the first element of `array`, which must not be empty. See ``write(_:into:depth:flush:)``
+    /// for how long it stays valid.
+    @inline(__always)
+    private static func elementPointer<Element>(_ array: [Element]) -> UnsafePointer<Element> {
+        // A native array's buffer is contiguous: `withUnsafeBufferPointer` hands out its own storage, not a copy.
+        array.withUnsafeBufferPointer { $0.baseAddress! }
+    }
+
+    /// Writes a value that is not a non-empty container; returns `false` for a non-finite number it may not write.
+    private static func appendScalar(
+        _ json: JSON, to bytes: inout ByteBuffer, escapesSlashes: Bool, nonFinite: Bool
+    ) -> Bool {
+        switch json {
+        case .null: bytes.append(word: 0x6C6C_756E, count: 4)
+        case .bool(let b): b ? bytes.append(word: 0x6575_7274, count: 4) : bytes.append(word: 0x65_736C_6166, count: 5)
+        case .string(let string): appendString(string, escapingSlashes: escapesSlashes, to: &bytes)
+        case .number(let number): return appendNumber(number, to: &bytes, nonFinite: nonFinite)
+        case .array: bytes.append(word: 0x5D5B, count: 2)
+        case .object: bytes.append(word: 0x7D7B, count: 2)
+        }
+        return true
+    }
+
+    /// The path to the value being written, from the containers around it (the innermost last).
+    private static func path(_ containers: [OpenContainer], _ orders: [Int]) -> [JSON.PathElement] {
+        containers.map { container in
+            let position =
+                container.orderStart >= 0 ? orders[container.orderStart + container.next - 1] : container.next - 1
+            if let keys = container.keys { return .key(keys[position]) }
+            return .index(position)
+        }
+    }
+
+    /// The error for a non-finite number, `json`, at `path`.
+    private static func nonFiniteError(_ json: JSON, path: [JSON.PathElement]) -> JSONError {
+        let d = json.double ?? .nan
+        let name = d.isNaN ? "NaN" : d < 0 ? "negative infinity" : "infinity"
+        return JSONError(.invalidValue, "\(name) cannot be written as a JSON number", path: path)
+    }
+
+    /// Appends a newline and `spaces` spaces.
+    @inline(__always)
+    private static func appendNewline(depth spaces: Int, to bytes: inout ByteBuffer) {
+        bytes.appendUninitialized(count: spaces + 1) { out in
+            out[0] = UInt8(ascii: "\n")
+            (out + 1).update(repeating: UInt8(ascii: " "), count: spaces)
+        }
+    }
+
+    /// Appends `number`; returns `false`, having appended nothing, for a non-finite number unless `nonFinite`.
+    @inline(__always)
+    static func appendNumber(_ number: JSON.Number, to bytes: inout ByteBuffer, nonFinite: Bool) -> Bool {
+        switch number.storage {
+        case .int(let v):
+            JSONNumberFormatter.append(v, to: &bytes)
+        case .double(let d) where d.isFinite:
+            JSONNumberFormatter.append(d, to: &bytes)
+        case .double(let d):
+            guard nonFinite else { return false }
+            let text = d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity"
+            for byte in text.utf8 { bytes.append(byte) }
+        case .uint(let v):
+            JSONNumberFormatter.append(v, to: &bytes)
+        case .text(let text):
+            for byte in text.utf8 { bytes.append(byte) }
+        }
+        return true
+    }
+
+    /// Appends the positions of `keys` in ascending UTF-8 byte order (equal keys keep their order) to `orders`.
+    private static func appendSortedOrder(of keys: [String], to orders: inout [Int]) {
+        orders.append(contentsOf: sortedOrder(of: keys))
+    }
+}
