@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#else
+    import Darwin
+#endif
+
 // The tree walk of JSONWriter: one pass over a `JSON` value that writes its text into a `ByteBuffer`.
 //
 // Where the time goes in a writer of a tree is mostly not the text: it is the dispatch on each value, the
@@ -234,8 +242,76 @@ extension JSONWriter {
         return true
     }
 
-    /// Appends the positions of `keys` in ascending UTF-8 byte order (equal keys keep their order) to `orders`.
+    /// Appends the positions of `keys` in ascending UTF-8 byte order (equal keys keep their order) to `orders`:
+    /// the same order as ``sortedOrder(of:)``. Keys are compared by their first eight bytes as one integer
+    /// (made once per key), and by all their bytes (`memcmp`) only when those are equal.
     private static func appendSortedOrder(of keys: [String], to orders: inout [Int]) {
-        orders.append(contentsOf: sortedOrder(of: keys))
+        let start = orders.count
+        orders.reserveCapacity(max(64, start + keys.count))
+        orders.append(contentsOf: keys.indices)
+        let prefixes = keys.map(prefixWord)
+        // Bounds: `orders` holds positions in `keys`, which `prefixes` parallels.
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
+            let order = compareUTF8(keys[a], keys[b])
+            return order < 0 || (order == 0 && a < b)
+        }
+        let count = keys.count
+        guard count > 16 else {
+            // Insertion sort: a key moves only past keys after it in the order.
+            for i in (start + 1)..<(start + count) {
+                let moving = orders[i]
+                var j = i
+                while j > start, precedes(moving, orders[j - 1]) {
+                    orders[j] = orders[j - 1]
+                    j -= 1
+                }
+                orders[j] = moving
+            }
+            return
+        }
+        orders[start...].sort(by: precedes)
+    }
+
+    /// The first eight UTF-8 bytes of `key` as a big-endian integer, zeros after a shorter key's end: integers
+    /// in the keys' byte order, equal when one key is a prefix of the other within eight bytes or they share
+    /// their first eight.
+    private static func prefixWord(_ key: String) -> UInt64 {
+        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+            guard let base = bytes.baseAddress else { return 0 }
+            // Bounds: a whole word is read only from a key of eight bytes or more; else byte by byte.
+            if bytes.count >= 8 { return UInt64(bigEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
+            var word: UInt64 = 0
+            for i in 0..<bytes.count { word |= UInt64(base[i]) << UInt64(56 - 8 * i) }
+            return word
+        }
+        if let fast { return fast }
+        var word: UInt64 = 0
+        var shift: UInt64 = 56
+        for byte in key.utf8 {
+            word |= UInt64(byte) << shift
+            if shift == 0 { break }
+            shift -= 8
+        }
+        return word
+    }
+
+    /// The order of `a` and `b` by their UTF-8 bytes: negative, zero or positive.
+    @inline(__always)
+    private static func compareUTF8(_ a: String, _ b: String) -> Int {
+        let order = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b -> Int in
+                // Bounds: memcmp reads the first min(a.count, b.count) bytes of each buffer.
+                let common = min(a.count, b.count)
+                if common > 0, let a = a.baseAddress, let b = b.baseAddress {
+                    let order = memcmp(a, b, common)
+                    if order != 0 { return Int(order) }
+                }
+                return a.count - b.count
+            }
+        }
+        if let order = order ?? nil { return order }
+        if a.utf8.lexicographicallyPrecedes(b.utf8) { return -1 }
+        return b.utf8.lexicographicallyPrecedes(a.utf8) ? 1 : 0
     }
 }
