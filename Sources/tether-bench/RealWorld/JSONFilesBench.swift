@@ -118,6 +118,8 @@ enum JSONFilesBench {
         }
         let peak = measureEncodingPeak(directory: directory, file: .canada, failures: &failures)
         pass = pass && (peak ?? .infinity) <= 0.5 && failures.isEmpty
+        let streamingPeak = measureStreamingPeak(directory: directory, failures: &failures)
+        pass = pass && (streamingPeak ?? .infinity) < 8
         Bench.emit(
             "json files summary parse/decode/encode-vs-foundation \(ratios.joined(separator: " "))"
                 + " encode-peak-ratio=\(peak.map { Bench.format($0, 2) } ?? "n/a")"
@@ -361,6 +363,61 @@ enum JSONFilesBench {
         }
         guard let ours = growth[.tetherEncoder], let theirs = growth[.foundationEncoder] else { return nil }
         return Double(ours) / Double(max(theirs, 1))
+    }
+
+    /// Runs `tether-bench _write-stream-peak <citm_catalog.json> <copies>` and prints
+    /// `json stream-write-peak <document MB> <peak growth MB>`; returns the growth in MB (target: under 8).
+    private static func measureStreamingPeak(directory: String, failures: inout [String]) -> Double? {
+        // 400 copies of citm_catalog (0.5 MB of compact text each, sharing one tree) make a document of 200 MB.
+        let path = directory + "/" + File.citmCatalog.fileName
+        do {
+            let child = try Bench.runSelf(["_write-stream-peak", path, "400"])
+            let fields = child.output.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            guard child.status == 0, fields.count == 4, fields[0] == "peak", let written = Int(fields[1]),
+                let baseline = Int(fields[2]), let peak = Int(fields[3])
+            else {
+                throw Unavailable(
+                    description: "child exited with status \(child.status): \(child.output) \(child.errors)")
+            }
+            let growth = Double(peak - baseline) / 1e6
+            Bench.emit(
+                "json stream-write-peak \(Bench.format(Double(written) / 1e6, 1)) \(Bench.format(growth, 1))"
+                    + " target<8 \(growth < 8 ? "PASS" : "FAIL")")
+            return growth
+        } catch {
+            Bench.emit("json stream-write-peak n/a n/a")
+            failures.append("stream-write-peak: \(error)")
+            return nil
+        }
+    }
+
+    /// `tether-bench _write-stream-peak <citm_catalog.json> <copies>`: parses the file, makes an array of
+    /// `copies` copies of it (one tree, shared), and writes it with `JSONWriter.write(_:toFileDescriptor:)` to
+    /// `/dev/null`; prints `peak <bytes written> <baseline bytes> <peak bytes>` around the write.
+    static func runStreamingPeak(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 2, let copies = Int(arguments[1]) else {
+            Bench.note("usage: tether-bench _write-stream-peak <citm_catalog.json> <copies>")
+            return 2
+        }
+        do {
+            let tree = try JSONParser().parse(try Bench.readFile(arguments[0]))
+            let document = JSON.array(Array(repeating: tree, count: copies))
+            let size = try JSONWriter().bytes(tree).count * copies + copies + 1
+            let descriptor = open("/dev/null", O_WRONLY)
+            guard descriptor >= 0 else { throw Unavailable(description: "cannot open /dev/null") }
+            defer { close(descriptor) }
+            // Warm up with a small value, so lazy set-up is in the baseline.
+            try JSONWriter().write(["a": [1, 2.5, "x"]], toFileDescriptor: descriptor)
+            let baseline = Bench.resetPeakResidentBytes() ? Bench.residentBytes() : Bench.peakResidentBytes()
+            try JSONWriter().write(document, toFileDescriptor: descriptor)
+            let peak = Bench.peakResidentBytes()
+            Bench.emit("peak \(size) \(baseline) \(peak)")
+            blackHole(document)
+            return 0
+        } catch {
+            Bench.emit("error \(error)")
+            return 1
+        }
     }
 
     /// `tether-bench _encode-peak <foundation-encoder|tether-encoder> <canada.json>`: decodes the file, then
