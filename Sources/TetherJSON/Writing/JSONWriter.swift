@@ -27,7 +27,9 @@
 /// ```
 ///
 /// Writing is iterative, so arbitrarily deep values (up to the parser's 10,000 levels and beyond) cannot
-/// overflow the stack. A writer is a plain value and can be used from any thread.
+/// overflow the stack. A writer is a plain value and can be used from any thread. Each call formats every value
+/// of the tree again: nothing of an earlier text is kept. For text too large to hold in memory at once,
+/// ``write(_:chunkSize:to:)`` and ``write(_:toFileDescriptor:chunkSize:)`` hand it on in chunks.
 public struct JSONWriter: Sendable {
     /// How the text is laid out.
     public struct Options: OptionSet, Sendable, Hashable {
