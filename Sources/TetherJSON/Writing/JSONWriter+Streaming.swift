@@ -28,6 +28,7 @@ extension JSONWriter {
     /// ```
     ///
     /// - Parameters:
+    ///   - json: The value to write.
     ///   - chunkSize: The size from which the text written so far is handed on; at least 1.
     ///   - output: Takes each chunk, on the caller's thread, before the next one is written.
     /// - Throws: ``JSONError`` with code ``JSONError/Code/invalidValue`` if `json` holds a NaN or infinite number
