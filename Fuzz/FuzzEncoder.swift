@@ -6,7 +6,8 @@
 // 1. The parsed value, encoded through keyed, unkeyed and single-value containers (as a hand-written
 //    `encode(to:)` would), gives exactly the text of the same value encoded through a `JSON` tree and written
 //    by `JSONWriter` (the encoder's fallback path), under each output formatting; that text parses back to the
-//    parsed value (up to member order, with sorted keys) when the input has no repeated keys.
+//    parsed value (up to member order, with sorted keys) when the input has no repeated keys; and
+//    `JSONWriter.write(_:chunkSize:to:)` hands on the same text in chunks.
 // 2. A Codable model decoded from the input encodes to text that decodes to an equal model.
 
 /// Encodes a `JSON` value through the encoder's containers.
@@ -98,6 +99,16 @@ public func fuzzEncoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         } catch {
             fail("encoding a parsed value threw \(error)")
         }
+        // The streaming writer hands on the same text, in chunks of a size that varies with the input.
+        var streamed: [UInt8] = []
+        do {
+            try JSONWriter(options: formatting).write(try encoder.encodeToJSON(value), chunkSize: 1 + size % 37) {
+                streamed.append(contentsOf: $0)
+            }
+        } catch {
+            fail("streaming a parsed value threw \(error)")
+        }
+        if streamed != throughTree { fail("formatting \(formatting.rawValue): the streamed text differs") }
         if inPlace != throughTree {
             fail(
                 "formatting \(formatting.rawValue): in place \(String(decoding: inPlace, as: UTF8.self)), "

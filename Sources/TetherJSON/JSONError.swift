@@ -28,6 +28,9 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let inputTooLarge = Code(name: "inputTooLarge")
         /// A value cannot be written as JSON text (a NaN or infinite number).
         public static let invalidValue = Code(name: "invalidValue")
+        /// The output of a streaming write (``JSONWriter/write(_:toFileDescriptor:chunkSize:)``) failed; the
+        /// message has the system's reason.
+        public static let outputFailed = Code(name: "outputFailed")
         /// An access path names a key or index that is not there.
         public static let pathNotFound = Code(name: "pathNotFound")
         /// An access path reached a value of another kind than asked for.

@@ -82,6 +82,8 @@ case "_images-scroll":  // hidden: the child process of the images bench's scrol
     exit(ImagesBench.runScrollChild(Array(arguments.dropFirst())))
 case "_encode-peak":  // hidden: the child process of the encoders' peak-memory measurement
     exit(JSONFilesBench.runEncodingPeak(Array(arguments.dropFirst())))
+case "_write-stream-peak":  // hidden: the child process of the streaming writer's peak-memory measurement
+    exit(JSONFilesBench.runStreamingPeak(Array(arguments.dropFirst())))
 case "_json-loop":  // hidden: one JSON job in a loop, for a profiler
     exit(JSONProfileLoop.run(Array(arguments.dropFirst())))
 case let name?:

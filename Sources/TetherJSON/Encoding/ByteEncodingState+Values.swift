@@ -147,11 +147,11 @@ extension ByteEncodingState {
     }
 
     private func append(json: JSON, depth: Int, step: CodingPathStep) throws {
+        let start = bytes.count
         do throws(JSONError) {
-            var text: [UInt8] = []
-            try writer.write(json, into: &text, depth: depth)
-            text.withUnsafeBufferPointer { bytes.append($0) }
+            try writer.write(json, into: &bytes, depth: depth)
         } catch {
+            bytes.truncate(to: start)
             let inner = error.path.map { element -> any CodingKey in
                 switch element {
                 case .key(let key): JSONCodingKey(stringValue: key)

@@ -32,7 +32,14 @@ extension JSON {
         /// Creates an object from parallel arrays of keys and values (they must have the same count).
         public init(keys: [String], values: [JSON]) {
             precondition(keys.count == values.count, "JSON.Object needs as many keys as values")
-            self.keys = keys
+            #if canImport(Darwin)
+                // A `[String]` bridged from an `NSArray` may have no contiguous storage of its own, and
+                // `JSONWriter` reads keys through a pointer into their storage (JSONWriter+Tree.swift): such an
+                // array is copied into native storage here. (`[JSON]` is never bridged.)
+                self.keys = keys.withContiguousStorageIfAvailable { _ in keys } ?? keys.map { $0 }
+            #else
+                self.keys = keys
+            #endif
             self.values = values
             rebuildIndex()
         }

@@ -27,7 +27,9 @@
 /// ```
 ///
 /// Writing is iterative, so arbitrarily deep values (up to the parser's 10,000 levels and beyond) cannot
-/// overflow the stack. A writer is a plain value and can be used from any thread.
+/// overflow the stack. A writer is a plain value and can be used from any thread. Each call formats every value
+/// of the tree again: nothing of an earlier text is kept. For text too large to hold in memory at once,
+/// ``write(_:chunkSize:to:)`` and ``write(_:toFileDescriptor:chunkSize:)`` hand it on in chunks.
 public struct JSONWriter: Sendable {
     /// How the text is laid out.
     public struct Options: OptionSet, Sendable, Hashable {
@@ -65,10 +67,15 @@ public struct JSONWriter: Sendable {
     /// - Throws: ``JSONError`` with code ``JSONError/Code/invalidValue`` if `json` holds a NaN or infinite
     ///   number; its ``JSONError/path`` says where.
     public func bytes(_ json: JSON) throws(JSONError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        try write(json, into: &bytes)
-        return bytes
+        var buffer = ByteBuffer(capacity: 4096)
+        defer { buffer.deallocate() }
+        try write(json, into: &buffer)
+        let count = buffer.count
+        return [UInt8](unsafeUninitializedCapacity: count) { array, initialized in
+            // Bounds: the array was made with room for `count` bytes, the buffer holds `count`.
+            if let target = array.baseAddress { target.initialize(from: buffer.base, count: count) }
+            initialized = count
+        }
     }
 
     /// The JSON text of `json`.
@@ -76,134 +83,19 @@ public struct JSONWriter: Sendable {
     /// - Throws: ``JSONError`` with code ``JSONError/Code/invalidValue`` if `json` holds a NaN or infinite
     ///   number; its ``JSONError/path`` says where.
     public func string(_ json: JSON) throws(JSONError) -> String {
-        String(decoding: try bytes(json), as: UTF8.self)
-    }
-
-    /// An array or object being written: its values, its keys if it is an object, the order to visit them
-    /// in when the keys are sorted, and how many have been started.
-    private struct Frame {
-        var values: [JSON]
-        var keys: [String]?
-        var order: [Int]?
-        var next: Int
-
-        /// The position in `values` of the member or element started last.
-        var current: Int { order?[next - 1] ?? next - 1 }
+        var buffer = ByteBuffer(capacity: 4096)
+        defer { buffer.deallocate() }
+        try write(json, into: &buffer)
+        return String(decoding: UnsafeBufferPointer(start: buffer.base, count: buffer.count), as: UTF8.self)
     }
 
     /// Appends the JSON text of `json` to `bytes`, as a value nested `depth` levels deep (for the indentation of
     /// pretty-printed text).
-    func write(_ json: JSON, into bytes: inout [UInt8], depth baseDepth: Int = 0) throws(JSONError) {
-        let pretty = options.contains(.prettyPrinted)
-        let sorted = options.contains(.sortedKeys)
-        let escapesSlashes = !options.contains(.withoutEscapingSlashes)
-        let indent = max(0, indentWidth)
-        var stack: [Frame] = []
-        var value = json
-
-        func newline(depth: Int, into bytes: inout [UInt8]) {
-            guard pretty else { return }
-            bytes.append(UInt8(ascii: "\n"))
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (baseDepth + depth) * indent))
-        }
-
-        func member(_ key: String, into bytes: inout [UInt8]) {
-            Self.appendString(key, escapingSlashes: escapesSlashes, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            if pretty { bytes.append(UInt8(ascii: " ")) }
-        }
-
-        while true {
-            // Write `value`. A non-empty container is opened, pushed, and its first child becomes `value`.
-            switch value {
-            case .null:
-                bytes.append(contentsOf: Self.nullBytes)
-            case .bool(let b):
-                bytes.append(contentsOf: b ? Self.trueBytes : Self.falseBytes)
-            case .number(let number):
-                try appendNumber(number, to: &bytes, path: { Self.path(of: stack) })
-            case .string(let string):
-                Self.appendString(string, escapingSlashes: escapesSlashes, to: &bytes)
-            case .array(let array):
-                guard let first = array.first else {
-                    bytes.append(UInt8(ascii: "["))
-                    bytes.append(UInt8(ascii: "]"))
-                    break
-                }
-                bytes.append(UInt8(ascii: "["))
-                stack.append(Frame(values: array, keys: nil, order: nil, next: 1))
-                newline(depth: stack.count, into: &bytes)
-                value = first
-                continue
-            case .object(let object):
-                guard !object.isEmpty else {
-                    bytes.append(UInt8(ascii: "{"))
-                    bytes.append(UInt8(ascii: "}"))
-                    break
-                }
-                let order = sorted ? Self.sortedOrder(of: object.keys) : nil
-                let first = order?[0] ?? 0
-                bytes.append(UInt8(ascii: "{"))
-                stack.append(Frame(values: object.values, keys: object.keys, order: order, next: 1))
-                newline(depth: stack.count, into: &bytes)
-                member(object.keys[first], into: &bytes)
-                value = object.values[first]
-                continue
-            }
-
-            // `value` is complete: start its next sibling, closing every container that has none left.
-            while true {
-                let last = stack.count - 1
-                guard last >= 0 else { return }
-                if stack[last].next < stack[last].values.count {
-                    stack[last].next += 1
-                    let position = stack[last].current
-                    bytes.append(UInt8(ascii: ","))
-                    newline(depth: stack.count, into: &bytes)
-                    if let keys = stack[last].keys { member(keys[position], into: &bytes) }
-                    value = stack[last].values[position]
-                    break
-                }
-                let isObject = stack.removeLast().keys != nil
-                newline(depth: stack.count, into: &bytes)
-                bytes.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
-            }
-        }
-    }
-
-    private static let nullBytes: [UInt8] = Array("null".utf8)
-    private static let trueBytes: [UInt8] = Array("true".utf8)
-    private static let falseBytes: [UInt8] = Array("false".utf8)
-
-    private func appendNumber(
-        _ number: JSON.Number, to bytes: inout [UInt8], path: () -> [JSON.PathElement]
-    ) throws(JSONError) {
-        switch number.storage {
-        case .int(let v):
-            JSONNumberFormatter.append(v, to: &bytes)
-        case .uint(let v):
-            JSONNumberFormatter.append(v, to: &bytes)
-        case .double(let d):
-            if d.isFinite {
-                JSONNumberFormatter.append(d, to: &bytes)
-            } else if writesNonFiniteNumbers {
-                bytes.append(contentsOf: (d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity").utf8)
-            } else {
-                let name = d.isNaN ? "NaN" : d < 0 ? "negative infinity" : "infinity"
-                throw JSONError(.invalidValue, "\(name) cannot be written as a JSON number", path: path())
-            }
-        case .text(let text):
-            bytes.append(contentsOf: text.utf8)
-        }
-    }
-
-    /// The path to the value being written, from the frames of the containers around it.
-    private static func path(of stack: [Frame]) -> [JSON.PathElement] {
-        stack.map { frame in
-            let position = frame.current
-            if let keys = frame.keys { return .key(keys[position]) }
-            return .index(position)
-        }
+    func write(_ json: JSON, into bytes: inout [UInt8], depth: Int = 0) throws(JSONError) {
+        var buffer = ByteBuffer(capacity: 256)
+        defer { buffer.deallocate() }
+        try write(json, into: &buffer, depth: depth)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.base, count: buffer.count))
     }
 
     /// The positions of `keys` in ascending UTF-8 byte order; equal keys keep their order.

@@ -1,7 +1,7 @@
 internal import Foundation
 internal import TetherJSON
 
-/// `tether-bench _json-loop <parse|decode|encode> <twitter|citm_catalog|canada|rakuten> <file> [count]`: runs
+/// `tether-bench _json-loop <parse|decode|encode|write|write-pretty|write-sorted> <twitter|citm_catalog|canada|rakuten> <file> [count]`: runs
 /// one Tether job on one input `count` times (default 1,000) and prints the mean CPU time per run on standard
 /// error. Hidden, for a profiler (`perf record -g tether-bench _json-loop decode twitter twitter.json`); the
 /// rakuten model reads a file written by `tether-bench _generate rakuten50mb`.
@@ -9,7 +9,7 @@ enum JSONProfileLoop {
     static func run(_ arguments: [String]) -> Int32 {
         guard arguments.count >= 3, let count = arguments.count > 3 ? Int(arguments[3]) : 1000 else {
             Bench.note(
-                "usage: tether-bench _json-loop <parse|decode|encode> <twitter|citm_catalog|canada|rakuten> <file> [count]"
+                "usage: tether-bench _json-loop <parse|decode|encode|write|write-pretty|write-sorted> <twitter|citm_catalog|canada|rakuten> <file> [count]"
             )
             return 2
         }
@@ -44,6 +44,12 @@ enum JSONProfileLoop {
             let value = try JSONDecoder().decode(Model.self, from: data)
             let encoder = TetherJSONEncoder()
             body = { blackHole(try encoder.encode(value)) }
+        case "write", "write-pretty", "write-sorted":
+            let tree = try JSONParser().parse(data)
+            let options: JSONWriter.Options =
+                job == "write" ? [] : job == "write-pretty" ? .prettyPrinted : .sortedKeys
+            let writer = JSONWriter(options: options)
+            body = { blackHole(try writer.bytes(tree)) }
         default:
             throw Unavailable(description: "unknown job '\(job)'")
         }

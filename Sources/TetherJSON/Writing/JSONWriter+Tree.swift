@@ -1,0 +1,323 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#else
+    import Darwin
+#endif
+
+// The tree walk of JSONWriter: one pass over a `JSON` value that writes its text into a `ByteBuffer`.
+//
+// Where the time goes in a writer of a tree is mostly not the text: it is the dispatch on each value, the
+// reference counting of the arrays and strings it visits, and the buffer's checks. So the walk reads the tree in
+// place through pointers to the arrays' elements (no copy of a child value, so no retain and release per value),
+// keeps the container being written in local variables (the stack of the ones around it is touched only when a
+// container opens or closes), and appends to a `ByteBuffer`, whose append is a capacity check and a store.
+
+extension JSONWriter {
+    /// A container whose writing was interrupted by a child container: where to carry on once the child is done.
+    struct OpenContainer {
+        /// The container's values (an array's elements or an object's member values), `count` of them.
+        var values: UnsafePointer<JSON>
+        /// An object's keys, parallel to `values`; `nil` for an array.
+        var keys: UnsafePointer<String>?
+        var count: Int
+        /// How many members or elements have been started.
+        var next: Int
+        /// Where the sorted order of an object's members starts in the walk's order storage, or -1 when they are
+        /// written in their own order.
+        var orderStart: Int
+    }
+
+    /// Where the writer hands its text on before it is all written (the streaming forms); `nil` to keep it all.
+    struct Flush {
+        /// Text is handed on once the buffer holds at least this many bytes.
+        var threshold: Int
+        /// Takes the buffer's bytes and empties it (`truncate(to: 0)`); returns `false` to stop the writing.
+        var body: (inout ByteBuffer) -> Bool
+    }
+
+    /// Appends the JSON text of `json` to `bytes`, as a value nested `baseDepth` levels deep (for the indentation
+    /// of pretty-printed text). On an error, the bytes written so far stay in `bytes`.
+    ///
+    /// With `flush`, the text written so far is handed on whenever the buffer holds `flush.threshold` bytes or
+    /// more at the start of a value (so the buffer stays within the threshold plus one scalar's text, a string's
+    /// being at most six times its UTF-8 bytes); the last bytes stay in `bytes` for the caller.
+    func write(
+        _ json: JSON, into bytes: inout ByteBuffer, depth baseDepth: Int = 0, flush: Flush? = nil
+    ) throws(JSONError) {
+        let pretty = options.contains(.prettyPrinted)
+        let sorted = options.contains(.sortedKeys)
+        let escapesSlashes = !options.contains(.withoutEscapingSlashes)
+        let indent = max(0, indentWidth)
+        let flushThreshold = flush?.threshold ?? Int.max
+
+        // The container being written.
+        var values: UnsafePointer<JSON>
+        var keys: UnsafePointer<String>?
+        var count: Int
+        var next = 0
+        var orderStart = -1
+        // The containers around it, outermost first, and the sorted orders of the objects among them.
+        var open: [OpenContainer] = []
+        var orders: [Int] = []
+
+        // Lifetimes (for every pointer below): the pointers point into the element storage of the arrays of
+        // `json`'s tree. `json` is this function's parameter, alive and unchanged until it returns (a `JSON` is a
+        // value; nothing can change the arrays it holds), so every array in it stays allocated and in place.
+        // Native Swift arrays keep their elements contiguous, and `elementPointer(_:)` takes the pointer of a
+        // non-empty array only. Bounds: a container's pointers are read at positions below its `count`, which is
+        // its array's count.
+        switch json {
+        case .array(let array) where !array.isEmpty:
+            values = Self.elementPointer(array)
+            keys = nil
+            count = array.count
+            bytes.append(UInt8(ascii: "["))
+        case .object(let object) where !object.isEmpty:
+            values = Self.elementPointer(object.values)
+            keys = Self.elementPointer(object.keys)
+            count = object.count
+            if sorted {
+                orderStart = 0
+                Self.appendSortedOrder(of: object.keys, to: &orders)
+            }
+            bytes.append(UInt8(ascii: "{"))
+        default:
+            guard Self.appendScalar(json, to: &bytes, escapesSlashes: escapesSlashes, nonFinite: writesNonFiniteNumbers)
+            else { throw Self.nonFiniteError(json, path: []) }
+            return
+        }
+
+        while true {
+            guard next < count else {
+                // The container is complete: close it and carry on with the one around it.
+                if pretty { Self.appendNewline(depth: (baseDepth + open.count) * indent, to: &bytes) }
+                bytes.append(keys == nil ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+                if orderStart >= 0 { orders.removeSubrange(orderStart...) }
+                guard let outer = open.popLast() else { return }
+                values = outer.values
+                keys = outer.keys
+                count = outer.count
+                next = outer.next
+                orderStart = outer.orderStart
+                continue
+            }
+            if bytes.count >= flushThreshold, let flush {
+                guard flush.body(&bytes) else {
+                    let current = OpenContainer(
+                        values: values, keys: keys, count: count, next: next + 1, orderStart: orderStart)
+                    throw JSONError(
+                        .invalidValue, "the output stopped the writing", path: Self.path(open + [current], orders))
+                }
+            }
+            let position = orderStart >= 0 ? orders[orderStart + next] : next
+            if next > 0 { bytes.append(UInt8(ascii: ",")) }
+            next += 1
+            if pretty { Self.appendNewline(depth: (baseDepth + open.count + 1) * indent, to: &bytes) }
+            if let keys {
+                Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
+                if pretty {
+                    bytes.append(word: 0x203A, count: 2)  // ": "
+                } else {
+                    bytes.append(UInt8(ascii: ":"))
+                }
+            }
+            switch values[position] {
+            case .null:
+                bytes.append(word: 0x6C6C_756E, count: 4)  // null
+            case .bool(let b):
+                if b {
+                    bytes.append(word: 0x6575_7274, count: 4)  // true
+                } else {
+                    bytes.append(word: 0x65_736C_6166, count: 5)  // false
+                }
+            case .string(let string):
+                Self.appendString(string, escapingSlashes: escapesSlashes, to: &bytes)
+            case .number(let number):
+                guard Self.appendNumber(number, to: &bytes, nonFinite: writesNonFiniteNumbers) else {
+                    let current = OpenContainer(
+                        values: values, keys: keys, count: count, next: next, orderStart: orderStart)
+                    throw Self.nonFiniteError(values[position], path: Self.path(open + [current], orders))
+                }
+            case .array(let array):
+                guard !array.isEmpty else {
+                    bytes.append(word: 0x5D5B, count: 2)  // []
+                    break
+                }
+                bytes.append(UInt8(ascii: "["))
+                open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
+                values = Self.elementPointer(array)
+                keys = nil
+                count = array.count
+                next = 0
+                orderStart = -1
+            case .object(let object):
+                guard !object.isEmpty else {
+                    bytes.append(word: 0x7D7B, count: 2)  // {}
+                    break
+                }
+                bytes.append(UInt8(ascii: "{"))
+                open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
+                values = Self.elementPointer(object.values)
+                keys = Self.elementPointer(object.keys)
+                count = object.count
+                next = 0
+                if sorted {
+                    orderStart = orders.count
+                    Self.appendSortedOrder(of: object.keys, to: &orders)
+                } else {
+                    orderStart = -1
+                }
+            }
+        }
+    }
+
+    /// The address of the first element of `array`, which must not be empty. See ``write(_:into:depth:flush:)``
+    /// for how long it stays valid.
+    ///
+    /// The pointer outlives the closure that handed it out, which the standard library does not promise in
+    /// general; it holds here because (1) the storage belongs to the tree, not to the closure: every array of a
+    /// `JSON` tree is native and contiguous (`[JSON]` cannot be bridged from Objective-C, and `JSON.Object`
+    /// copies a bridged `[String]` of keys into native storage when it is made), so `withUnsafeBufferPointer`
+    /// hands out the array's own buffer, never a temporary copy; (2) the tree is a parameter of the walk,
+    /// immutable and alive until it returns, so no buffer is freed, moved or written meanwhile.
+    @inline(__always)
+    private static func elementPointer<Element>(_ array: [Element]) -> UnsafePointer<Element> {
+        array.withUnsafeBufferPointer { $0.baseAddress! }
+    }
+
+    /// Writes a value that is not a non-empty container; returns `false` for a non-finite number it may not write.
+    private static func appendScalar(
+        _ json: JSON, to bytes: inout ByteBuffer, escapesSlashes: Bool, nonFinite: Bool
+    ) -> Bool {
+        switch json {
+        case .null: bytes.append(word: 0x6C6C_756E, count: 4)
+        case .bool(let b): b ? bytes.append(word: 0x6575_7274, count: 4) : bytes.append(word: 0x65_736C_6166, count: 5)
+        case .string(let string): appendString(string, escapingSlashes: escapesSlashes, to: &bytes)
+        case .number(let number): return appendNumber(number, to: &bytes, nonFinite: nonFinite)
+        case .array: bytes.append(word: 0x5D5B, count: 2)
+        case .object: bytes.append(word: 0x7D7B, count: 2)
+        }
+        return true
+    }
+
+    /// The path to the value being written, from the containers around it (the innermost last).
+    private static func path(_ containers: [OpenContainer], _ orders: [Int]) -> [JSON.PathElement] {
+        containers.map { container in
+            let position =
+                container.orderStart >= 0 ? orders[container.orderStart + container.next - 1] : container.next - 1
+            if let keys = container.keys { return .key(keys[position]) }
+            return .index(position)
+        }
+    }
+
+    /// The error for a non-finite number, `json`, at `path`.
+    private static func nonFiniteError(_ json: JSON, path: [JSON.PathElement]) -> JSONError {
+        let d = json.double ?? .nan
+        let name = d.isNaN ? "NaN" : d < 0 ? "negative infinity" : "infinity"
+        return JSONError(.invalidValue, "\(name) cannot be written as a JSON number", path: path)
+    }
+
+    /// Appends a newline and `spaces` spaces.
+    @inline(__always)
+    private static func appendNewline(depth spaces: Int, to bytes: inout ByteBuffer) {
+        bytes.appendUninitialized(count: spaces + 1) { out in
+            out[0] = UInt8(ascii: "\n")
+            (out + 1).update(repeating: UInt8(ascii: " "), count: spaces)
+        }
+    }
+
+    /// Appends `number`; returns `false`, having appended nothing, for a non-finite number unless `nonFinite`.
+    @inline(__always)
+    static func appendNumber(_ number: JSON.Number, to bytes: inout ByteBuffer, nonFinite: Bool) -> Bool {
+        switch number.storage {
+        case .int(let v):
+            JSONNumberFormatter.append(v, to: &bytes)
+        case .double(let d) where d.isFinite:
+            JSONNumberFormatter.append(d, to: &bytes)
+        case .double(let d):
+            guard nonFinite else { return false }
+            let text = d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity"
+            for byte in text.utf8 { bytes.append(byte) }
+        case .uint(let v):
+            JSONNumberFormatter.append(v, to: &bytes)
+        case .text(let text):
+            for byte in text.utf8 { bytes.append(byte) }
+        }
+        return true
+    }
+
+    /// Appends the positions of `keys` in ascending UTF-8 byte order (equal keys keep their order) to `orders`:
+    /// the same order as ``sortedOrder(of:)``. Keys are compared by their first eight bytes as one integer
+    /// (made once per key), and by all their bytes (`memcmp`) only when those are equal.
+    private static func appendSortedOrder(of keys: [String], to orders: inout [Int]) {
+        let start = orders.count
+        orders.reserveCapacity(max(64, start + keys.count))
+        orders.append(contentsOf: keys.indices)
+        let prefixes = keys.map(prefixWord)
+        // Bounds: `orders` holds positions in `keys`, which `prefixes` parallels.
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
+            let order = compareUTF8(keys[a], keys[b])
+            return order < 0 || (order == 0 && a < b)
+        }
+        let count = keys.count
+        guard count > 16 else {
+            // Insertion sort: a key moves only past keys after it in the order.
+            for i in (start + 1)..<(start + count) {
+                let moving = orders[i]
+                var j = i
+                while j > start, precedes(moving, orders[j - 1]) {
+                    orders[j] = orders[j - 1]
+                    j -= 1
+                }
+                orders[j] = moving
+            }
+            return
+        }
+        orders[start...].sort(by: precedes)
+    }
+
+    /// The first eight UTF-8 bytes of `key` as a big-endian integer, zeros after a shorter key's end: integers
+    /// in the keys' byte order, equal when one key is a prefix of the other within eight bytes or they share
+    /// their first eight.
+    private static func prefixWord(_ key: String) -> UInt64 {
+        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+            guard let base = bytes.baseAddress else { return 0 }
+            // Bounds: a whole word is read only from a key of eight bytes or more; else byte by byte.
+            if bytes.count >= 8 { return UInt64(bigEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
+            var word: UInt64 = 0
+            for i in 0..<bytes.count { word |= UInt64(base[i]) << UInt64(56 - 8 * i) }
+            return word
+        }
+        if let fast { return fast }
+        var word: UInt64 = 0
+        var shift: UInt64 = 56
+        for byte in key.utf8 {
+            word |= UInt64(byte) << shift
+            if shift == 0 { break }
+            shift -= 8
+        }
+        return word
+    }
+
+    /// The order of `a` and `b` by their UTF-8 bytes: negative, zero or positive.
+    @inline(__always)
+    private static func compareUTF8(_ a: String, _ b: String) -> Int {
+        let order = a.utf8.withContiguousStorageIfAvailable { a in
+            b.utf8.withContiguousStorageIfAvailable { b -> Int in
+                // Bounds: memcmp reads the first min(a.count, b.count) bytes of each buffer.
+                let common = min(a.count, b.count)
+                if common > 0, let a = a.baseAddress, let b = b.baseAddress {
+                    let order = memcmp(a, b, common)
+                    if order != 0 { return Int(order) }
+                }
+                return a.count - b.count
+            }
+        }
+        if let order = order ?? nil { return order }
+        if a.utf8.lexicographicallyPrecedes(b.utf8) { return -1 }
+        return b.utf8.lexicographicallyPrecedes(a.utf8) ? 1 : 0
+    }
+}
