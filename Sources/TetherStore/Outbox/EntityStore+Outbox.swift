@@ -29,7 +29,8 @@ extension EntityStore {
                 _ = try? await outbox.database.prune(now: Date(), maximumAge: age, maximumEntities: limit)
             }
             await self?.refreshOutboxStatus()
-            var pause = self?.backgroundPause.first ?? .seconds(1)
+            guard let (first, longest) = self?.backgroundPause else { return }
+            var pause = OutboxPause(first: first, longest: longest)
             while !Task.isCancelled {
                 // Installed before the pass: a wake-up during it is kept for the wait after it.
                 let wake = Latch<Void>()
@@ -40,16 +41,18 @@ extension EntityStore {
                 await self?.refreshOutboxStatus()
                 await self?.reconcileWrites()
                 // Writes still waiting, whether they failed for now or another process (or database connection)
-                // held them: look again after a pause, never only on the next signal.
-                let waiting = !report.pending.isEmpty
-                guard let (first, longest) = self?.backgroundPause else { return }
-                if waiting {
-                    _ = await wake.value(within: pause)
-                    pause = min(pause * 2, longest)
-                } else {
-                    pause = first
-                    _ = await wake.value(within: nil)
+                // held them: look again after a pause (OutboxPause), never only on the next signal.
+                let unreachable = report.pending.contains { pending in
+                    if case .http = pending.error?.kind { return true }
+                    return false
                 }
+                // The pauses as configured now (tests shorten them on a running store).
+                guard let (first, longest) = self?.backgroundPause else { return }
+                if pause.first != first || pause.longest != max(first, longest) {
+                    pause = OutboxPause(first: first, longest: longest)
+                }
+                let wait = pause.wait(waiting: !report.pending.isEmpty, unreachable: unreachable)
+                _ = await wake.value(within: wait)
             }
         }
     }
