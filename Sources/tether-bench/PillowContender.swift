@@ -4,21 +4,14 @@ internal import Foundation
 /// DCT scaling), `thumbnail()` (its default reducing and bicubic filter) and `load()` on the same file, timed in
 /// CPU time of the thread, median of `runs`.
 ///
-/// Pillow is installed into a virtual environment of the bench's own, `$XDG_CACHE_HOME/tether-bench/pillow-venv`
-/// (`~/.cache/…`), with pip, once; nothing is installed elsewhere. When python3, venv or pip (or the network to
-/// PyPI) is missing, the comparison is skipped with the reason.
+/// Pillow comes from the bench's own virtual environment (``PythonPeer``); `TETHER_BENCH_NO_PILLOW=1` skips it.
 enum PillowContender {
-    struct Skipped: Error, CustomStringConvertible {
-        var description: String
-    }
+    typealias Skipped = PythonPeer.Skipped
 
     /// The median seconds per case name, or why there are none.
     static func times(_ cases: [(name: String, path: String, side: Int)], runs: Int) -> Result<
         [String: Double], Skipped
     > {
-        if ProcessInfo.processInfo.environment["TETHER_BENCH_NO_PILLOW"] == "1" {
-            return .failure(Skipped(description: "TETHER_BENCH_NO_PILLOW=1"))
-        }
         let python: String
         switch environment() {
         case .success(let path): python = path
@@ -46,7 +39,8 @@ enum PillowContender {
                 times.sort()
                 print(name, times[len(times) // 2])
             """
-        let result = run(python, ["-c", script, String(runs)] + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
+        let result = PythonPeer.run(
+            python, ["-c", script, String(runs)] + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
         guard result.status == 0 else {
             return .failure(Skipped(description: "Pillow failed: \(result.errors.suffix(300))"))
         }
@@ -74,9 +68,6 @@ enum PillowContender {
     static func quality(_ cases: [(name: String, path: String, side: Int)], directory: URL) -> Result<
         [String: Quality], Skipped
     > {
-        if ProcessInfo.processInfo.environment["TETHER_BENCH_NO_PILLOW"] == "1" {
-            return .failure(Skipped(description: "TETHER_BENCH_NO_PILLOW=1"))
-        }
         let python: String
         switch environment() {
         case .success(let path): python = path
@@ -103,7 +94,8 @@ enum PillowContender {
                 open(folder + "/" + name + ".reference.rgb", "wb").write(b)
                 print(name, psnr, thumbnail.size[0], thumbnail.size[1])
             """
-        let result = run(python, ["-c", script, directory.path] + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
+        let result = PythonPeer.run(
+            python, ["-c", script, directory.path] + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
         guard result.status == 0 else {
             return .failure(Skipped(description: "Pillow failed: \(result.errors.suffix(300))"))
         }
@@ -139,76 +131,6 @@ enum PillowContender {
 
     /// The venv's python with Pillow, creating the venv and installing Pillow when needed.
     static func environment() -> Result<String, Skipped> {
-        let cacheHome =
-            ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() + "/.cache")
-        let venv = cacheHome + "/tether-bench/pillow-venv"
-        let python = venv + "/bin/python"
-        if FileManager.default.isExecutableFile(atPath: python), run(python, ["-c", "import PIL"]).status == 0 {
-            return .success(python)
-        }
-        guard
-            let system = ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"].first(where: {
-                FileManager.default.isExecutableFile(atPath: $0)
-            })
-        else { return .failure(Skipped(description: "no python3")) }
-        try? FileManager.default.createDirectory(atPath: cacheHome + "/tether-bench", withIntermediateDirectories: true)
-        Bench.note("# installing Pillow into \(venv) (pip)…")
-        let created = run(system, ["-m", "venv", venv])
-        guard created.status == 0 else {
-            return .failure(Skipped(description: "python3 -m venv failed: \(created.errors.suffix(200))"))
-        }
-        let installed = run(
-            venv + "/bin/pip",
-            ["install", "--quiet", "--disable-pip-version-check", "--timeout", "20", "--retries", "1", "pillow"])
-        guard installed.status == 0, run(python, ["-c", "import PIL"]).status == 0 else {
-            return .failure(Skipped(description: "pip could not install Pillow: \(installed.errors.suffix(200))"))
-        }
-        return .success(python)
+        PythonPeer.python(package: "pillow", module: "PIL", switchedOffBy: "TETHER_BENCH_NO_PILLOW")
     }
-
-    private static func run(_ executable: String, _ arguments: [String]) -> (
-        status: Int32, output: String, errors: String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return (127, "", "\(error)")
-        }
-        // Read both pipes on other threads while waiting, so a chatty child cannot block on a full pipe.
-        let errorData = DispatchGroup.readToEnd(errors.fileHandleForReading)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData(), as: UTF8.self)
-        )
-    }
-}
-
-extension DispatchGroup {
-    /// Starts reading `handle` to its end on another thread; the function returned waits for that and gives the
-    /// bytes.
-    fileprivate static func readToEnd(_ handle: FileHandle) -> () -> Data {
-        let group = DispatchGroup()
-        let box = DataBox()
-        DispatchQueue.global().async(group: group) { box.data = handle.readDataToEndOfFile() }
-        return {
-            group.wait()
-            return box.data
-        }
-    }
-}
-
-/// Bytes handed from the reading thread to the waiting one (the group's wait orders the accesses).
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }
