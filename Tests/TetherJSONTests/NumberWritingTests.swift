@@ -7,9 +7,14 @@ import Testing
 @Suite(.timeLimit(.minutes(5)))
 struct NumberWritingTests {
     func written(_ value: Double) -> String {
-        var bytes: [UInt8] = []
-        JSONNumberFormatter.append(value, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        JSONNumberFormatter.text(for: value)
+    }
+
+    /// A non-finite number has no JSON text; its description is Swift's, and writing it is never out of bounds.
+    @Test func nonFiniteNumbersDescribeThemselvesAsSwiftDoes() {
+        #expect(JSON.Number(Double.infinity).description == "inf")
+        #expect(JSON.Number(-Double.infinity).description == "-inf")
+        #expect(JSON.Number(Double.nan).description == "nan")
     }
 
     @Test func formMatchesDescription() {

@@ -118,7 +118,7 @@ import Testing
         }
         for value in values {
             var expected: [UInt8] = []
-            JSONNumberFormatter.append(value, to: &expected)
+            ReferenceNumberFormatter.append(value, to: &expected)
             var buffer = ByteBuffer(capacity: 16)
             JSONNumberFormatter.append(value, to: &buffer)
             #expect(buffer.array == expected, "\(value)")
@@ -140,13 +140,13 @@ import Testing
         }
         for value in values {
             var expected: [UInt8] = []
-            JSONNumberFormatter.append(value, to: &expected)
+            ReferenceNumberFormatter.append(value, to: &expected)
             var buffer = ByteBuffer(capacity: 16)
             JSONNumberFormatter.append(value, to: &buffer)
             #expect(buffer.array == expected, "\(value)")
             let signed = Int64(bitPattern: value)
             expected = []
-            JSONNumberFormatter.append(signed, to: &expected)
+            ReferenceNumberFormatter.append(signed, to: &expected)
             buffer.truncate(to: 0)
             JSONNumberFormatter.append(signed, to: &buffer)
             #expect(buffer.array == expected, "\(signed)")

@@ -36,6 +36,8 @@ extension JSONNumberFormatter {
         // At most 25 bytes: `-`, 17 digits, `.` and `e-324`; or `-0.000` and 17 digits; or `-`, 16 digits and `.0`.
         // The digits are written in whole words, up to 7 bytes past their end: at most byte 1 + 1 + 17 + 7 of the
         // mantissa, 1 + 1 + 17 + 1 + 2 + 3 + 7 of an exponent, 6 + 17 + 7 of a small number.
+        // A non-finite value has no shortest digits: its garbage could run past the 40 bytes.
+        precondition(value.isFinite, "JSONNumberFormatter writes finite doubles only")
         bytes.appendUninitialized(upTo: 40) { out in writeDouble(value, to: out) }
     }
 

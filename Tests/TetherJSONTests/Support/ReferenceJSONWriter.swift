@@ -49,11 +49,11 @@ struct ReferenceJSONWriter {
                 bytes.append(contentsOf: Array((b ? "true" : "false").utf8))
             case .number(let number):
                 switch number.storage {
-                case .int(let v): JSONNumberFormatter.append(v, to: &bytes)
-                case .uint(let v): JSONNumberFormatter.append(v, to: &bytes)
+                case .int(let v): ReferenceNumberFormatter.append(v, to: &bytes)
+                case .uint(let v): ReferenceNumberFormatter.append(v, to: &bytes)
                 case .double(let d):
                     guard d.isFinite else { return false }
-                    JSONNumberFormatter.append(d, to: &bytes)
+                    ReferenceNumberFormatter.append(d, to: &bytes)
                 case .text(let text): bytes.append(contentsOf: text.utf8)
                 }
             case .string(let string):
