@@ -233,7 +233,7 @@ enum Bench {
     }
 
     /// The path of this executable.
-    private static func selfPath() -> String {
+    static func selfPath() -> String {
         #if os(Linux)
             if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
                 return path

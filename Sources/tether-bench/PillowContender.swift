@@ -12,11 +12,6 @@ enum PillowContender {
     static func times(_ cases: [(name: String, path: String, side: Int)], runs: Int) -> Result<
         [String: Double], Skipped
     > {
-        let python: String
-        switch environment() {
-        case .success(let path): python = path
-        case .failure(let skipped): return .failure(skipped)
-        }
         let script = """
             import io, sys, time
             from PIL import Image
@@ -39,13 +34,13 @@ enum PillowContender {
                 times.sort()
                 print(name, times[len(times) // 2])
             """
-        let result = PythonPeer.run(
-            python, ["-c", script, String(runs)] + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
-        guard result.status == 0 else {
-            return .failure(Skipped(description: "Pillow failed: \(result.errors.suffix(300))"))
+        let output: String
+        switch run(script, [String(runs)], cases) {
+        case .success(let text): output = text
+        case .failure(let skipped): return .failure(skipped)
         }
         var times: [String: Double] = [:]
-        for line in result.output.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ")
             if fields.count == 2, let seconds = Double(fields[1]) { times[String(fields[0])] = seconds }
         }
@@ -68,11 +63,6 @@ enum PillowContender {
     static func quality(_ cases: [(name: String, path: String, side: Int)], directory: URL) -> Result<
         [String: Quality], Skipped
     > {
-        let python: String
-        switch environment() {
-        case .success(let path): python = path
-        case .failure(let skipped): return .failure(skipped)
-        }
         let script = """
             import io, math, sys
             from PIL import Image
@@ -94,13 +84,13 @@ enum PillowContender {
                 open(folder + "/" + name + ".reference.rgb", "wb").write(b)
                 print(name, psnr, thumbnail.size[0], thumbnail.size[1])
             """
-        let result = PythonPeer.run(
-            python, ["-c", script, directory.path] + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
-        guard result.status == 0 else {
-            return .failure(Skipped(description: "Pillow failed: \(result.errors.suffix(300))"))
+        let output: String
+        switch run(script, [directory.path], cases) {
+        case .success(let text): output = text
+        case .failure(let skipped): return .failure(skipped)
         }
         var qualities: [String: Quality] = [:]
-        for line in result.output.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count == 4, let psnr = Double(fields[1]), let width = Int(fields[2]),
                 let height = Int(fields[3]),
@@ -127,6 +117,24 @@ enum PillowContender {
         }
         let meanSquare = squares / Double(reference.count)
         return meanSquare == 0 ? 99 : 10 * log10(255 * 255 / meanSquare)
+    }
+
+    /// Runs `script` with Pillow's python, `arguments`, then one `name|path|side` argument per case: its standard
+    /// output, or why it could not run.
+    private static func run(
+        _ script: String, _ arguments: [String], _ cases: [(name: String, path: String, side: Int)]
+    ) -> Result<String, Skipped> {
+        let python: String
+        switch environment() {
+        case .success(let path): python = path
+        case .failure(let skipped): return .failure(skipped)
+        }
+        let result = PythonPeer.run(
+            python, ["-c", script] + arguments + cases.map { "\($0.name)|\($0.path)|\($0.side)" })
+        guard result.status == 0 else {
+            return .failure(Skipped(description: "Pillow failed: \(result.errors.suffix(300))"))
+        }
+        return .success(result.output)
     }
 
     /// The venv's python with Pillow, creating the venv and installing Pillow when needed.

@@ -24,7 +24,7 @@ enum ServerHeldBench {
     /// Runs the case; whether it met its targets (false too when it could not run, with the reason printed).
     static func run(quick: Bool) -> Bool {
         let count = quick ? 1_000 : 12_000
-        raiseOpenFileLimit()
+        _ = OpenFileLimit.raiseToHardLimit()
         guard let child = ServerChild.start() else {
             print("server held FAIL: the server's child process did not start")
             return false
@@ -82,7 +82,7 @@ enum ServerHeldBench {
     /// The child's side (`tether-bench _serve`): starts the server, prints `port <n>` and serves until its standard
     /// input ends.
     static func serveChild() -> Int32 {
-        raiseOpenFileLimit()
+        _ = OpenFileLimit.raiseToHardLimit()
         guard let app = runBlocking({ try? await TetherServerApp.start(.init(rakutenRateLimit: false)) }) else {
             return 1
         }
@@ -118,19 +118,6 @@ enum ServerHeldBench {
         return nil
     }
 
-    /// Raises this process's soft open-file limit to its hard limit.
-    private static func raiseOpenFileLimit() {
-        var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(resource, &limit)
-    }
-
     /// The server as a child process of this executable.
     private struct ServerChild {
         let process: Process
@@ -140,8 +127,7 @@ enum ServerHeldBench {
 
         static func start() -> ServerChild? {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-            if let resolved = Bundle.main.executableURL { process.executableURL = resolved }
+            process.executableURL = URL(fileURLWithPath: Bench.selfPath())
             process.arguments = ["_serve"]
             let input = Pipe()
             let output = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherServer
 import TetherTestSupport
 
 @testable import TetherCLI
@@ -48,16 +49,6 @@ import TetherTestSupport
         return Int(line.split(separator: " ")[1])
     }
 
-    /// Raises this process's open-file limit to its hard limit; the new soft limit.
-    private static func raiseOpenFileLimit() -> Int {
-        var limit = rlimit()
-        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        return Int(clamping: limit.rlim_cur)
-    }
-
     private static func startServer(_ tether: String, _ extra: [String], in folder: URL) throws -> (ChildProcess, Int) {
         let port = try CrashSafetyTests.freePort()
         var environment = ["HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path]
@@ -75,7 +66,7 @@ import TetherTestSupport
     func tenThousandIdleConnectionsDoNotKeepNewClientsOut() async throws {
         let tether = try #require(TmuxSession.tether)
         let held = 10_000
-        try #require(Self.raiseOpenFileLimit() > held + 500, "the open-file hard limit is too low for this test")
+        try #require(OpenFileLimit.raiseToHardLimit() > held + 500, "the open-file hard limit is too low for this test")
         let report = try await onThread { () -> (statuses: [String], late: String, perConnection: Int?) in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tether-held-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

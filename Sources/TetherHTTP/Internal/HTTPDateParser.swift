@@ -71,7 +71,7 @@ enum HTTPDateParser {
         else { return nil }
         // RFC 9110 §5.6.7: a year that would be more than 50 years in the future is in the past century.
         let nowDays = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
-        let currentYear = civil(fromDays: nowDays).year
+        let currentYear = CivilDate.date(fromDays: nowDays).year
         var year = currentYear - currentYear % 100 + shortYear
         if year > currentYear + 50 { year -= 100 }
         return Fields(year: year, month: month, day: day, time: time)
@@ -96,23 +96,13 @@ enum HTTPDateParser {
         var time: (hour: Int, minute: Int, second: Int)
 
         var date: Date? {
-            guard (1...12).contains(month), (1...HTTPDateParser.daysIn(month: month, year: year)).contains(day),
+            guard (1...12).contains(month), (1...CivilDate.daysInMonth(month, year: year)).contains(day),
                 (0...23).contains(time.hour), (0...59).contains(time.minute), (0...60).contains(time.second)
             else { return nil }
-            let days = HTTPDateParser.days(fromCivil: year, month, day)
+            let days = CivilDate.days(year: year, month: month, day: day)
             let seconds = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int { CivilDate.daysInMonth(month, year: year) }
-
-    private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        CivilDate.days(year: year, month: month, day: day)
-    }
-
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        CivilDate.date(fromDays: days)
     }
 
     // MARK: - Names and scanning

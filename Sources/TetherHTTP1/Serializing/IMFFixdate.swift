@@ -12,7 +12,7 @@ package enum IMFFixdate {
     package static func string(secondsSince1970 seconds: Int) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.date(fromDays: days)
         // 1970-01-01 was a Thursday.
         let weekday = ((days % 7) + 11) % 7
 
@@ -21,11 +21,6 @@ package enum IMFFixdate {
         while yearText.utf8.count < 4 { yearText = "0" + yearText }
         return "\(weekdays[weekday]), \(twoDigits(day)) \(months[month - 1]) \(yearText) "
             + "\(twoDigits(secondOfDay / 3600)):\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60)) GMT"
-    }
-
-    /// The civil date (proleptic Gregorian) of a number of days since 1970-01-01.
-    package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        CivilDate.date(fromDays: days)
     }
 
     /// The weekday names of the format, Sunday first.

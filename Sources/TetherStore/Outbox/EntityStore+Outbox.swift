@@ -48,7 +48,7 @@ extension EntityStore {
                 }
                 // The pauses as configured now (tests shorten them on a running store).
                 guard let (first, longest) = self?.backgroundPause else { return }
-                if pause.first != first || pause.longest != max(first, longest) {
+                if pause.first != first || pause.longest != longest {
                     pause = OutboxPause(first: first, longest: longest)
                 }
                 let wait = pause.wait(waiting: !report.pending.isEmpty, unreachable: unreachable)

@@ -12,13 +12,14 @@
 ///   not keep the write waiting after that.
 struct OutboxPause: Sendable, Equatable {
     let first: Duration
+    /// The longest pause; a value below ``first`` means ``first``.
     let longest: Duration
     /// The pause after the next pass that leaves a write the server could not be reached for.
     private(set) var current: Duration
 
     init(first: Duration, longest: Duration) {
         self.first = first
-        self.longest = max(first, longest)
+        self.longest = longest
         current = first
     }
 
@@ -33,7 +34,7 @@ struct OutboxPause: Sendable, Equatable {
             current = first
             return first
         }
-        defer { current = min(current * 2, longest) }
+        defer { current = min(current * 2, max(first, longest)) }
         return current
     }
 }

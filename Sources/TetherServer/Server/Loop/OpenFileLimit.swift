@@ -7,13 +7,13 @@
 #endif
 
 /// The process's limit of open files (`RLIMIT_NOFILE`), which bounds a server's connections.
-enum OpenFileLimit {
+package enum OpenFileLimit {
     /// Descriptors kept for everything but connections: the database and its journal, images, the listener, the
     /// loops, the standard streams, and connections being closed.
     static let reserve = 256
 
     /// Raises the soft limit to the hard limit (once per process; later calls only read it) and returns it.
-    static func raiseToHardLimit() -> Int { raised }
+    package static func raiseToHardLimit() -> Int { raised }
 
     private static let raised: Int = {
         var limit = rlimit()
