@@ -251,10 +251,15 @@
         }
 
         @Test func cancellationClosesTheConnection() async throws {
+            // The answer waits for the gate, which opens only after the check: however slow the machine, the
+            // request is still in flight when it is cancelled (a timed wait here once let the answer arrive first,
+            // leaving an idle connection open).
+            let answer = Gate()
             let slow: Routes = { _, _ in
-                try? await Task.sleep(for: .seconds(5))
+                await answer.wait()
                 return HTTPResponse(body: [])
             }
+            defer { answer.open() }
             try await withSocketServer(slow) { server in
                 let transport = NativeTransport()
                 let client = client(server.baseURL, transport)
