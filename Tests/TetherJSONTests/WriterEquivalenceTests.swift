@@ -87,6 +87,41 @@ import Testing
         for (index, value) in values.enumerated() { Self.expectSameText(value, "edge value \(index)") }
     }
 
+    /// Strings are read in place: up to 15 bytes as two words (masked to the string's length), longer ones in
+    /// their storage. Every length from 0 to 40, with each byte that needs an escape (and a multi-byte character)
+    /// at each position, as a value and as a key.
+    @Test func everyLengthAndEscapePositionIsWrittenAsBefore() {
+        let specials = ["\"", "\\", "/", "\u{0}", "\u{1F}", "\n", "é", "\u{7F}", " "]
+        var values: [JSON] = []
+        var members: [(String, JSON)] = []
+        for length in 0...40 {
+            let plain = String(repeating: "k", count: length)
+            values.append(.string(plain))
+            members.append((plain, .string(plain)))
+            for position in 0..<max(length, 1) {
+                for special in specials {
+                    var characters = Array(plain)
+                    if position < characters.count { characters[position] = Character(special) }
+                    let text = String(characters)
+                    values.append(.string(text))
+                    members.append((text, .number(JSON.Number(length))))
+                }
+            }
+        }
+        Self.expectSameText(.array(values), "strings of every length")
+        Self.expectSameText(.object(JSON.Object(keys: members.map(\.0), values: members.map(\.1))), "keys")
+        // Strings made in place of a bridged or substring origin keep their text too.
+        let substrings = values.compactMap(\.string).map { JSON.string(String(Substring($0))) }
+        Self.expectSameText(.array(substrings), "strings from substrings")
+        // Short strings held in heap storage (a long string cut down keeps its storage), not inside the value.
+        let shortened = values.compactMap(\.string).map { text -> JSON in
+            var long = text + String(repeating: "x", count: 40)
+            long.removeLast(40)
+            return .string(long)
+        }
+        Self.expectSameText(.array(shortened), "short strings in heap storage")
+    }
+
     @Test func nonFiniteNumbersReportTheirPath() {
         let json: JSON = ["a": [1, ["b": .number(JSON.Number(Double.nan))]]]
         for (options, indent) in Self.writers {

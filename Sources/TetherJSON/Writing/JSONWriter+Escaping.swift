@@ -165,6 +165,13 @@ extension JSONWriter {
     /// Whether any of the eight bytes of `word` may need an escape (exact when none does; see ``firstEscape``).
     @inline(__always)
     static func mustEscape(_ word: UInt64, escapingSlashes: Bool) -> Bool {
+        escapeFlags(word, escapingSlashes: escapingSlashes) != 0
+    }
+
+    /// The high bit of each byte of `word` that may need an escape: every byte that does is flagged, and a byte
+    /// that does not is flagged only above one that does (the borrows of the subtractions run upwards).
+    @inline(__always)
+    static func escapeFlags(_ word: UInt64, escapingSlashes: Bool) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let slash: UInt64 = escapingSlashes ? 0x2F2F_2F2F_2F2F_2F2F : 0x2222_2222_2222_2222
         let quote = word ^ 0x2222_2222_2222_2222
@@ -173,7 +180,50 @@ extension JSONWriter {
         let flags =
             ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((slashes &- ones) & ~slashes)
             | ((word &- 0x2020_2020_2020_2020) & ~word)
-        return flags & 0x8080_8080_8080_8080 != 0
+        return flags & 0x8080_8080_8080_8080
+    }
+
+    /// Appends the string `text` (read in place from the tree) as a quoted, escaped JSON string; `false`, having
+    /// appended nothing, when its bytes are not contiguous.
+    ///
+    /// A short string's bytes arrive in two words: without a byte to escape among its `count` bytes, the words
+    /// are stored straight after the opening quote (the bytes past `count` are overwritten by the closing quote
+    /// and what follows).
+    @inline(__always)
+    static func append(_ text: UTF8Text, escapingSlashes: Bool, to bytes: inout ByteBuffer) -> Bool {
+        let count = text.count
+        if let base = text.base {
+            appendQuoted(UnsafeBufferPointer(start: base, count: count), escapingSlashes: escapingSlashes, to: &bytes)
+            return true
+        }
+        guard count >= 0 else { return false }
+        let (low, high) = text.short
+        // The flags of the first `count` bytes only: the zeros after them would be flagged as control characters.
+        // A flag above `count` cannot hide one below it, as flags only spread upwards.
+        let lowMask: UInt64 = count >= 8 ? ~0 : (1 << UInt64(8 &* count)) &- 1
+        let highMask: UInt64 = count > 8 ? (1 << UInt64(8 &* (count &- 8))) &- 1 : 0
+        let flags =
+            (escapeFlags(low, escapingSlashes: escapingSlashes) & lowMask)
+            | (escapeFlags(high, escapingSlashes: escapingSlashes) & highMask)
+        if flags == 0 {
+            // Room: the quote and 16 bytes of words, of which the closing quote overwrites byte `count` + 1 ≤ 16.
+            bytes.appendUninitialized(upTo: 17) { out in
+                let target = UnsafeMutableRawPointer(out)
+                target.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+                target.storeBytes(of: low.littleEndian, toByteOffset: 1, as: UInt64.self)
+                target.storeBytes(of: high.littleEndian, toByteOffset: 9, as: UInt64.self)
+                target.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count &+ 1, as: UInt8.self)
+                return count &+ 2
+            }
+            return true
+        }
+        var short = text.short
+        withUnsafeBytes(of: &short) { words in
+            // Bounds: `count` ≤ 15 < the 16 bytes of the two words.
+            let utf8 = UnsafeBufferPointer(start: words.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+            appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
+        }
+        return true
     }
 
     /// The position of the first byte at or after `start` in `utf8` that must be escaped, or `utf8.count`.

@@ -66,8 +66,9 @@ extension JSONWriter {
         // `json`'s tree. `json` is this function's parameter, alive and unchanged until it returns (a `JSON` is a
         // value; nothing can change the arrays it holds), so every array in it stays allocated and in place.
         // Native Swift arrays keep their elements contiguous, and `elementPointer(_:)` takes the pointer of a
-        // non-empty array only. Bounds: a container's pointers are read at positions below its `count`, which is
-        // its array's count.
+        // non-empty array only; the strings' bytes are read in place as `inPlace(_:)` explains (for the same
+        // reason). Bounds: a container's pointers are read at positions below its `count`, which is its array's
+        // count.
         switch json {
         case .array(let array) where !array.isEmpty:
             values = Self.elementPointer(array)
@@ -80,7 +81,8 @@ extension JSONWriter {
             count = object.count
             if sorted {
                 orderStart = 0
-                Self.appendSortedOrder(of: object.keys, to: &orders)
+                Self.appendSortedOrder(
+                    of: UnsafeBufferPointer(start: keys, count: object.count), to: &orders)
             }
             bytes.append(UInt8(ascii: "{"))
         default:
@@ -116,14 +118,16 @@ extension JSONWriter {
             next += 1
             if pretty { Self.appendNewline(depth: (baseDepth + open.count + 1) * indent, to: &bytes) }
             if let keys {
-                Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
+                if !Self.append(Self.inPlaceKey(keys + position), escapingSlashes: escapesSlashes, to: &bytes) {
+                    Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
+                }
                 if pretty {
                     bytes.append(word: 0x203A, count: 2)  // ": "
                 } else {
                     bytes.append(UInt8(ascii: ":"))
                 }
             }
-            switch values[position] {
+            switch Self.inPlace(values + position) {
             case .null:
                 bytes.append(word: 0x6C6C_756E, count: 4)  // null
             case .bool(let b):
@@ -132,40 +136,52 @@ extension JSONWriter {
                 } else {
                     bytes.append(word: 0x65_736C_6166, count: 5)  // false
                 }
-            case .string(let string):
-                Self.appendString(string, escapingSlashes: escapesSlashes, to: &bytes)
-            case .number(let number):
-                guard Self.appendNumber(number, to: &bytes, nonFinite: writesNonFiniteNumbers) else {
+            case .int(let v):
+                JSONNumberFormatter.append(v, to: &bytes)
+            case .uint(let v):
+                JSONNumberFormatter.append(v, to: &bytes)
+            case .double(let d):
+                JSONNumberFormatter.append(d, to: &bytes)
+            case .string:
+                if !Self.append(Self.inPlaceString(values + position), escapingSlashes: escapesSlashes, to: &bytes) {
+                    Self.appendScalar(
+                        values[position], to: &bytes, escapesSlashes: escapesSlashes, nonFinite: writesNonFiniteNumbers)
+                }
+            case .other:
+                guard
+                    Self.appendScalar(
+                        values[position], to: &bytes, escapesSlashes: escapesSlashes, nonFinite: writesNonFiniteNumbers)
+                else {
                     let current = OpenContainer(
                         values: values, keys: keys, count: count, next: next, orderStart: orderStart)
                     throw Self.nonFiniteError(values[position], path: Self.path(open + [current], orders))
                 }
-            case .array(let array):
-                guard !array.isEmpty else {
+            case .array(let elements, let elementCount):
+                guard let elements else {
                     bytes.append(word: 0x5D5B, count: 2)  // []
                     break
                 }
                 bytes.append(UInt8(ascii: "["))
                 open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
-                values = Self.elementPointer(array)
+                values = elements
                 keys = nil
-                count = array.count
+                count = elementCount
                 next = 0
                 orderStart = -1
-            case .object(let object):
-                guard !object.isEmpty else {
+            case .object(let memberValues, let memberKeys, let memberCount):
+                guard let memberValues, let memberKeys else {
                     bytes.append(word: 0x7D7B, count: 2)  // {}
                     break
                 }
                 bytes.append(UInt8(ascii: "{"))
                 open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
-                values = Self.elementPointer(object.values)
-                keys = Self.elementPointer(object.keys)
-                count = object.count
+                values = memberValues
+                keys = memberKeys
+                count = memberCount
                 next = 0
                 if sorted {
                     orderStart = orders.count
-                    Self.appendSortedOrder(of: object.keys, to: &orders)
+                    Self.appendSortedOrder(of: UnsafeBufferPointer(start: memberKeys, count: memberCount), to: &orders)
                 } else {
                     orderStart = -1
                 }
@@ -173,21 +189,8 @@ extension JSONWriter {
         }
     }
 
-    /// The address of the first element of `array`, which must not be empty. See ``write(_:into:depth:flush:)``
-    /// for how long it stays valid.
-    ///
-    /// The pointer outlives the closure that handed it out, which the standard library does not promise in
-    /// general; it holds here because (1) the storage belongs to the tree, not to the closure: every array of a
-    /// `JSON` tree is native and contiguous (`[JSON]` cannot be bridged from Objective-C, and `JSON.Object`
-    /// copies a bridged `[String]` of keys into native storage when it is made), so `withUnsafeBufferPointer`
-    /// hands out the array's own buffer, never a temporary copy; (2) the tree is a parameter of the walk,
-    /// immutable and alive until it returns, so no buffer is freed, moved or written meanwhile.
-    @inline(__always)
-    private static func elementPointer<Element>(_ array: [Element]) -> UnsafePointer<Element> {
-        array.withUnsafeBufferPointer { $0.baseAddress! }
-    }
-
     /// Writes a value that is not a non-empty container; returns `false` for a non-finite number it may not write.
+    @discardableResult
     private static func appendScalar(
         _ json: JSON, to bytes: inout ByteBuffer, escapesSlashes: Bool, nonFinite: Bool
     ) -> Bool {
@@ -251,7 +254,7 @@ extension JSONWriter {
     /// Appends the positions of `keys` in ascending UTF-8 byte order (equal keys keep their order) to `orders`:
     /// the same order as ``sortedOrder(of:)``. Keys are compared by their first eight bytes as one integer
     /// (made once per key), and by all their bytes (`memcmp`) only when those are equal.
-    private static func appendSortedOrder(of keys: [String], to orders: inout [Int]) {
+    private static func appendSortedOrder(of keys: UnsafeBufferPointer<String>, to orders: inout [Int]) {
         let start = orders.count
         orders.reserveCapacity(max(64, start + keys.count))
         orders.append(contentsOf: keys.indices)
