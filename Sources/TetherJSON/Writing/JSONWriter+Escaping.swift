@@ -217,12 +217,7 @@ extension JSONWriter {
             }
             return true
         }
-        var short = text.short
-        withUnsafeBytes(of: &short) { words in
-            // Bounds: `count` ≤ 15 < the 16 bytes of the two words.
-            let utf8 = UnsafeBufferPointer(start: words.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
-            appendQuoted(utf8, escapingSlashes: escapingSlashes, to: &bytes)
-        }
+        text.withBytes { appendQuoted($0, escapingSlashes: escapingSlashes, to: &bytes) }
         return true
     }
 

@@ -23,6 +23,17 @@ extension JSONWriter {
         var short: (UInt64, UInt64)
 
         static var notContiguous: UTF8Text { UTF8Text(base: nil, count: -1, short: (0, 0)) }
+
+        /// Calls `body` with the bytes (of a text with contiguous bytes).
+        @inline(__always)
+        func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if let base { return body(UnsafeBufferPointer(start: base, count: count)) }
+            var words = (short.0.littleEndian, short.1.littleEndian)
+            return withUnsafeBytes(of: &words) { raw in
+                // Bounds: `count` ≤ 15 < the 16 bytes of the two words.
+                body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+            }
+        }
     }
 
     /// A value of the tree as the walk writes it.

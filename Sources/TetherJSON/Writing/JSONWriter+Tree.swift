@@ -252,17 +252,22 @@ extension JSONWriter {
     }
 
     /// Appends the positions of `keys` in ascending UTF-8 byte order (equal keys keep their order) to `orders`:
-    /// the same order as ``sortedOrder(of:)``. Keys are compared by their first eight bytes as one integer
-    /// (made once per key), and by all their bytes (`memcmp`) only when those are equal.
+    /// the same order as ``sortedOrder(of:)``. The keys' bytes are read in place (``inPlaceKey(_:)``), and compared
+    /// by their first eight bytes as one integer (made once per key), and by all their bytes (`memcmp`) only when
+    /// those are equal. `keys` must be keys of the tree being written.
     private static func appendSortedOrder(of keys: UnsafeBufferPointer<String>, to orders: inout [Int]) {
         let start = orders.count
         orders.reserveCapacity(max(64, start + keys.count))
         orders.append(contentsOf: keys.indices)
-        let prefixes = keys.map(prefixWord)
-        // Bounds: `orders` holds positions in `keys`, which `prefixes` parallels.
+        guard let first = keys.baseAddress else { return }
+        let texts = keys.indices.map { inPlaceKey(first + $0) }
+        let prefixes = texts.map(prefixWord)
+        // Bounds: `orders` holds positions in `keys`, which `texts` and `prefixes` parallel.
         func precedes(_ a: Int, _ b: Int) -> Bool {
             if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
-            let order = compareUTF8(keys[a], keys[b])
+            let order =
+                texts[a].count >= 0 && texts[b].count >= 0
+                ? compareUTF8(texts[a], texts[b]) : compareUTF8(keys[a], keys[b])
             return order < 0 || (order == 0 && a < b)
         }
         let count = keys.count
@@ -282,27 +287,32 @@ extension JSONWriter {
         orders[start...].sort(by: precedes)
     }
 
-    /// The first eight UTF-8 bytes of `key` as a big-endian integer, zeros after a shorter key's end: integers
+    /// The first eight UTF-8 bytes of `text` as a big-endian integer, zeros after a shorter key's end: integers
     /// in the keys' byte order, equal when one key is a prefix of the other within eight bytes or they share
-    /// their first eight.
-    private static func prefixWord(_ key: String) -> UInt64 {
-        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
-            guard let base = bytes.baseAddress else { return 0 }
-            // Bounds: a whole word is read only from a key of eight bytes or more; else byte by byte.
-            if bytes.count >= 8 { return UInt64(bigEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
-            var word: UInt64 = 0
-            for i in 0..<bytes.count { word |= UInt64(base[i]) << UInt64(56 - 8 * i) }
-            return word
+    /// their first eight. 0 for a key without contiguous bytes (compared as a `String` then).
+    private static func prefixWord(_ text: UTF8Text) -> UInt64 {
+        if let base = text.base {
+            // Bounds: a key with a `base` has more than 15 bytes.
+            return UInt64(bigEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
         }
-        if let fast { return fast }
-        var word: UInt64 = 0
-        var shift: UInt64 = 56
-        for byte in key.utf8 {
-            word |= UInt64(byte) << shift
-            if shift == 0 { break }
-            shift -= 8
+        // A short key's first word holds its first eight bytes, zeros after its end.
+        return text.count >= 0 ? text.short.0.byteSwapped : 0
+    }
+
+    /// The order of `a` and `b` (in-place texts with contiguous bytes) by their UTF-8 bytes: negative, zero or
+    /// positive.
+    private static func compareUTF8(_ a: UTF8Text, _ b: UTF8Text) -> Int {
+        a.withBytes { a in
+            b.withBytes { b in
+                // Bounds: memcmp reads the first min(a.count, b.count) bytes of each buffer.
+                let common = min(a.count, b.count)
+                if common > 0, let a = a.baseAddress, let b = b.baseAddress {
+                    let order = memcmp(a, b, common)
+                    if order != 0 { return Int(order) }
+                }
+                return a.count - b.count
+            }
         }
-        return word
     }
 
     /// The order of `a` and `b` by their UTF-8 bytes: negative, zero or positive.
