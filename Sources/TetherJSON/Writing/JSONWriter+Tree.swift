@@ -61,6 +61,7 @@ extension JSONWriter {
         // The containers around it, outermost first, and the sorted orders of the objects among them.
         var open: [OpenContainer] = []
         var orders: [Int] = []
+        var scratch = SortScratch()
 
         // Lifetimes (for every pointer below): the pointers point into the element storage of the arrays of
         // `json`'s tree. `json` is this function's parameter, alive and unchanged until it returns (a `JSON` is a
@@ -82,7 +83,7 @@ extension JSONWriter {
             if sorted {
                 orderStart = 0
                 Self.appendSortedOrder(
-                    of: UnsafeBufferPointer(start: keys, count: object.count), to: &orders)
+                    of: UnsafeBufferPointer(start: keys, count: object.count), to: &orders, scratch: &scratch)
             }
             bytes.append(UInt8(ascii: "{"))
         default:
@@ -181,7 +182,9 @@ extension JSONWriter {
                 next = 0
                 if sorted {
                     orderStart = orders.count
-                    Self.appendSortedOrder(of: UnsafeBufferPointer(start: memberKeys, count: memberCount), to: &orders)
+                    Self.appendSortedOrder(
+                        of: UnsafeBufferPointer(start: memberKeys, count: memberCount), to: &orders,
+                        scratch: &scratch)
                 } else {
                     orderStart = -1
                 }
@@ -251,17 +254,48 @@ extension JSONWriter {
         return true
     }
 
+    /// The memory the sorting of objects' keys uses, kept from one object to the next, and the orders found.
+    ///
+    /// Objects of the same shape often share one keys array (the parser makes them so): its order is sorted once
+    /// per walk and found again by the address of the array's storage. The address identifies the array for the
+    /// whole walk, as the tree is alive and unchanged until it ends (no storage is freed and reused meanwhile).
+    struct SortScratch {
+        var texts: [UTF8Text] = []
+        var prefixes: [UInt64] = []
+        /// Where each keys array's sorted order is in ``sortedOrders``, by the address of its first key.
+        var known: [UnsafePointer<String>: Range<Int>] = [:]
+        var sortedOrders: [Int] = []
+    }
+
     /// Appends the positions of `keys` in ascending UTF-8 byte order (equal keys keep their order) to `orders`:
     /// the same order as ``sortedOrder(of:)``. The keys' bytes are read in place (``inPlaceKey(_:)``), and compared
     /// by their first eight bytes as one integer (made once per key), and by all their bytes (`memcmp`) only when
     /// those are equal. `keys` must be keys of the tree being written.
-    private static func appendSortedOrder(of keys: UnsafeBufferPointer<String>, to orders: inout [Int]) {
+    private static func appendSortedOrder(
+        of keys: UnsafeBufferPointer<String>, to orders: inout [Int], scratch: inout SortScratch
+    ) {
+        guard let first = keys.baseAddress else { return }
+        if let known = scratch.known[first], known.count == keys.count {
+            orders.append(contentsOf: scratch.sortedOrders[known])
+            return
+        }
         let start = orders.count
         orders.reserveCapacity(max(64, start + keys.count))
         orders.append(contentsOf: keys.indices)
-        guard let first = keys.baseAddress else { return }
-        let texts = keys.indices.map { inPlaceKey(first + $0) }
-        let prefixes = texts.map(prefixWord)
+        defer {
+            let stored = scratch.sortedOrders.count
+            scratch.sortedOrders.append(contentsOf: orders[start...])
+            scratch.known[first] = stored..<(stored + keys.count)
+        }
+        scratch.texts.removeAll(keepingCapacity: true)
+        scratch.prefixes.removeAll(keepingCapacity: true)
+        for i in keys.indices {
+            let text = inPlaceKey(first + i)
+            scratch.texts.append(text)
+            scratch.prefixes.append(prefixWord(text))
+        }
+        let texts = scratch.texts
+        let prefixes = scratch.prefixes
         // Bounds: `orders` holds positions in `keys`, which `texts` and `prefixes` parallel.
         func precedes(_ a: Int, _ b: Int) -> Bool {
             if prefixes[a] != prefixes[b] { return prefixes[a] < prefixes[b] }
