@@ -49,6 +49,34 @@ extension JSONWriter {
         let pretty = options.contains(.prettyPrinted)
         let sorted = options.contains(.sortedKeys)
         let escapesSlashes = !options.contains(.withoutEscapingSlashes)
+        if !pretty, !sorted, flush == nil {
+            // The usual case gets a walk of its own, compiled without the branches of the other options.
+            if escapesSlashes {
+                try writeCompact(json, into: &bytes, escapingSlashes: true)
+            } else {
+                try writeCompact(json, into: &bytes, escapingSlashes: false)
+            }
+            return
+        }
+        try walk(
+            json, into: &bytes, depth: baseDepth, pretty: pretty, sorted: sorted, escapesSlashes: escapesSlashes,
+            flush: flush)
+    }
+
+    /// ``write(_:into:depth:flush:)`` without pretty-printing, sorting or flushing.
+    @inline(never)
+    private func writeCompact(_ json: JSON, into bytes: inout ByteBuffer, escapingSlashes: Bool) throws(JSONError) {
+        try walk(
+            json, into: &bytes, depth: 0, pretty: false, sorted: false, escapesSlashes: escapingSlashes, flush: nil)
+    }
+
+    /// The walk of ``write(_:into:depth:flush:)``, inlined into its callers so that each gets the options it passes
+    /// as constants.
+    @inline(__always)
+    private func walk(
+        _ json: JSON, into bytes: inout ByteBuffer, depth baseDepth: Int, pretty: Bool, sorted: Bool,
+        escapesSlashes: Bool, flush: Flush?
+    ) throws(JSONError) {
         let indent = max(0, indentWidth)
         let flushThreshold = flush?.threshold ?? Int.max
 
