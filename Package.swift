@@ -85,8 +85,8 @@ let package = Package(
         .executableTarget(
             name: "tether-bench",
             dependencies: [
-                "TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc", "CSQLite",
-                "TetherImages", "CJPEG", "CPNG", "TetherSync",
+                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal", "CMalloc",
+                "CSQLite", "TetherImages", "CJPEG", "CPNG", "TetherSync",
             ]),
         // Test support shared by several test targets (certificates made with openssl); not a product.
         .target(
