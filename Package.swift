@@ -94,7 +94,7 @@ let package = Package(
             path: "Tests/TetherTestSupport"
         ),
         .testTarget(name: "TetherSyncTests", dependencies: ["TetherSync"]),
-        .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON"]),
+        .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON", "TetherTestSupport"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
         .testTarget(
             name: "TetherIOTests",
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "TetherAPIsTests",
             dependencies: [
-                "TetherSync",
+                "TetherSync", "TetherTestSupport",
                 "TetherAPIs", "TetherStore", "TetherJSON", "TetherHTTP1", "TetherHTTPTesting",
             ]),
         .testTarget(

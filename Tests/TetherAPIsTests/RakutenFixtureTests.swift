@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherAPIs
 import TetherJSON
+import TetherTestSupport
 
 /// The shared Rakuten samples (`shared/fixtures/rakuten`) through the module's own types.
 @Suite(.enabled(if: SharedFixtures.isAvailable))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
@@ -86,10 +87,10 @@ private struct Database: Decodable {
     }
 }
 
-@Suite(.enabled(if: Fixtures.isAvailable))
+@Suite(.enabled(if: SharedFixtures.isAvailable))
 struct JSONPlaceholderFixtureTests {
     private static func database(_ decoder: LossyTestDecoder) throws -> Database {
-        try decoder.decode(Database.self, from: Fixtures.data("jsonplaceholder/db.json"))
+        try decoder.decode(Database.self, from: SharedFixtures.data("jsonplaceholder/db.json"))
     }
 
     @Test(arguments: LossyTestDecoder.allCases)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
 /// The Rakuten samples in `shared/fixtures/rakuten`, decoded with the lossy helpers by every decoder.
-@Suite(.enabled(if: Fixtures.isAvailable))
+@Suite(.enabled(if: SharedFixtures.isAvailable))
 struct RakutenFixtureTests {
     /// A search sample and what distinguishes it.
     struct Sample: Sendable, CustomTestStringConvertible {
@@ -55,7 +56,7 @@ struct RakutenFixtureTests {
     // MARK: Helpers
 
     private static func text(_ file: String) throws -> String {
-        String(decoding: try Fixtures.data("rakuten/\(file)"), as: UTF8.self)
+        String(decoding: try SharedFixtures.data("rakuten/\(file)"), as: UTF8.self)
     }
 
     /// The items of a sample, as formatVersion 2 spells them, checking that none failed.
@@ -83,7 +84,7 @@ struct RakutenFixtureTests {
     // MARK: The directory
 
     @Test func everyFileIsCovered() throws {
-        let directory = Fixtures.sharedDirectory.appendingPathComponent("fixtures/rakuten")
+        let directory = SharedFixtures.sharedDirectory.appendingPathComponent("fixtures/rakuten")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         #expect(Set(files) == Set(Self.samples.map(\.file) + ["search-empty.json"]))
         let errorFiles = try FileManager.default.contentsOfDirectory(
