@@ -88,9 +88,10 @@ let package = Package(
                 "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal", "CMalloc",
                 "CSQLite", "TetherImages", "CJPEG", "CPNG", "TetherSync",
             ]),
-        // Test support shared by several test targets (certificates made with openssl); not a product.
+        // Test support shared by several test targets (certificates made with openssl, the loader of ../shared, the two
+        // JSON decoders to test models with, images, loopback sockets); not a product.
         .target(
-            name: "TetherTestSupport", dependencies: ["TetherSync", "CJPEG", "CPNG", "CZlib"],
+            name: "TetherTestSupport", dependencies: ["TetherSync", "TetherJSON", "CJPEG", "CPNG", "CZlib"],
             path: "Tests/TetherTestSupport"
         ),
         .testTarget(name: "TetherSyncTests", dependencies: ["TetherSync"]),

@@ -24,7 +24,7 @@ struct RakutenFixtureTests {
         Sample(file: "search-20220601-fv2.json", hasPriceRange: true),
     ]
 
-    static let sampleCases = FixtureDecoder.allCases.flatMap { decoder in samples.map { (decoder, $0) } }
+    static let sampleCases = TestDecoder.allCases.flatMap { decoder in samples.map { (decoder, $0) } }
 
     static let errors: [(file: String, code: String, message: String)] = [
         ("2026-gateway-400-accessKey.json", "400", "accessKey must be present as a query parameter or in the header"),
@@ -46,19 +46,8 @@ struct RakutenFixtureTests {
         ("503-service-unavailable.json", "service_unavailable", "IchibaItem/Search is under maintenance"),
     ]
 
-    private static func text(_ file: String) throws -> String {
-        String(decoding: try SharedFixtures.data("rakuten/\(file)"), as: UTF8.self)
-    }
-
-    private static func response(_ file: String, _ decoder: FixtureDecoder) throws -> RakutenSearchResponse {
-        try decoder.decode(RakutenSearchResponse.self, from: text(file))
-    }
-
-    /// Replaces the one occurrence of `target` in `text`, failing the test if it is not there exactly once.
-    private static func replacingOnce(_ target: String, with replacement: String, in text: String) -> String {
-        let parts = text.components(separatedBy: target)
-        #expect(parts.count == 2, "expected one \(target.debugDescription)")
-        return parts.joined(separator: replacement)
+    private static func response(_ file: String, _ decoder: TestDecoder) throws -> RakutenSearchResponse {
+        try decoder.decode(RakutenSearchResponse.self, from: SharedFixtures.data("rakuten/\(file)"))
     }
 
     @Test func everyFileIsCovered() throws {
@@ -70,7 +59,7 @@ struct RakutenFixtureTests {
     }
 
     @Test(arguments: sampleCases)
-    func everySampleDecodesWithTheTrapsHandled(decoder: FixtureDecoder, sample: Sample) throws {
+    func everySampleDecodesWithTheTrapsHandled(decoder: TestDecoder, sample: Sample) throws {
         let page = try Self.response(sample.file, decoder)
         #expect(page.count == 2847 && page.hits == 3 && page.pageCount == 100 && page.page == 1)
         #expect(page.skippedItems == 0)
@@ -112,22 +101,22 @@ struct RakutenFixtureTests {
     }
 
     @Test(
-        arguments: FixtureDecoder.allCases,
+        arguments: TestDecoder.allCases,
         [
             ("search-sample-fv1.json", "search-sample-fv2.json"),
             ("search-sample.json", "search-sample-fv2.json"),
             ("search-20170706-fv1.json", "search-20170706-fv2.json"),
             ("search-20220601-fv1.json", "search-20220601-fv2.json"),
         ])
-    func formatVersionsOneAndTwoGiveEqualResponses(decoder: FixtureDecoder, files: (fv1: String, fv2: String)) throws {
+    func formatVersionsOneAndTwoGiveEqualResponses(decoder: TestDecoder, files: (fv1: String, fv2: String)) throws {
         let one = try Self.response(files.fv1, decoder)
         let two = try Self.response(files.fv2, decoder)
         #expect(one.items.count == 3)
         #expect(one == two)
     }
 
-    @Test(arguments: FixtureDecoder.allCases)
-    func thePriceRangeIsAllThatDiffersBetween2017And2022(decoder: FixtureDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func thePriceRangeIsAllThatDiffersBetween2017And2022(decoder: TestDecoder) throws {
         let new = try Self.response("search-20220601-fv2.json", decoder)
         let old = try Self.response("search-20170706-fv2.json", decoder)
         #expect(new.items != old.items)
@@ -140,25 +129,21 @@ struct RakutenFixtureTests {
     }
 
     @Test(arguments: sampleCases)
-    func theItemsKeyMatchesInAnyCase(decoder: FixtureDecoder, sample: Sample) throws {
-        let text = try Self.text(sample.file)
-        let original = try decoder.decode(RakutenSearchResponse.self, from: text)
+    func theItemsKeyMatchesInAnyCase(decoder: TestDecoder, sample: Sample) throws {
+        let original = try Self.response(sample.file, decoder)
         #expect(original.items.count == 3)
         for spelling in [#""items":"#, #""ITEMS":"#] {
-            let respelled = Self.replacingOnce(#""Items":"#, with: spelling, in: text)
+            let respelled = try SharedFixtures.text("rakuten/\(sample.file)", replacingOnce: [(#""Items":"#, spelling)])
             #expect(try decoder.decode(RakutenSearchResponse.self, from: respelled) == original)
         }
     }
 
-    @Test(arguments: FixtureDecoder.allCases, ["Items", "items"])
-    func aCorruptedItemIsSkippedAndAMissingFieldTakesItsDefault(decoder: FixtureDecoder, itemsKey: String) throws {
+    @Test(arguments: TestDecoder.allCases, ["Items", "items"])
+    func aCorruptedItemIsSkippedAndAMissingFieldTakesItsDefault(decoder: TestDecoder, itemsKey: String) throws {
         // Given the fv1 sample with the second item's price not a number and the third item's genreId removed
-        var text = try Self.text("search-sample.json")
-        text = Self.replacingOnce(#""itemPrice": 4980,"#, with: #""itemPrice": "abc","#, in: text)
-        text = Self.replacingOnce(#""genreId": "201184","#, with: "", in: text)
-        text = Self.replacingOnce(#""Items":"#, with: #""\#(itemsKey)":"#, in: text)
+        let text = try SharedFixtures.rakutenSampleWithBrokenItems(itemsKey: itemsKey)
 
-        // When it is decoded
+        // When the app's model decodes it
         let page = try decoder.decode(RakutenSearchResponse.self, from: text)
 
         // Then the second item is skipped and counted, and the third has the default genre
@@ -167,15 +152,15 @@ struct RakutenFixtureTests {
         #expect(page.items.map(\.genreId) == ["100316", "0"])
     }
 
-    @Test(arguments: FixtureDecoder.allCases)
-    func anEmptySearchHasNoItemsAndNoPages(decoder: FixtureDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func anEmptySearchHasNoItemsAndNoPages(decoder: TestDecoder) throws {
         let page = try Self.response("search-empty.json", decoder)
         #expect(page.items.isEmpty && page.count == 0 && page.first == 0 && page.last == 0)
         #expect(page.pageCount == 0 && page.skippedItems == 0)
     }
 
-    @Test(arguments: FixtureDecoder.allCases, errors.map(\.file))
-    func everyErrorBodyDecodes(decoder: FixtureDecoder, file: String) throws {
+    @Test(arguments: TestDecoder.allCases, errors.map(\.file))
+    func everyErrorBodyDecodes(decoder: TestDecoder, file: String) throws {
         let expected = try #require(Self.errors.first { $0.file == file })
         let decoded = try decoder.decode(RakutenAPIError.self, from: SharedFixtures.data("rakuten/errors/\(file)"))
         #expect(decoded.code == expected.code)
@@ -183,8 +168,8 @@ struct RakutenFixtureTests {
         #expect(decoded.errorDescription == expected.message)
     }
 
-    @Test(arguments: FixtureDecoder.allCases)
-    func classicErrorKeysMayComeInEitherOrder(decoder: FixtureDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func classicErrorKeysMayComeInEitherOrder(decoder: TestDecoder) throws {
         let descriptionFirst = #"{"error_description": "not found", "error": "not_found"}"#
         let a = try decoder.decode(RakutenAPIError.self, from: descriptionFirst)
         let b = try decoder.decode(RakutenAPIError.self, from: SharedFixtures.data("rakuten/errors/404-not-found.json"))
@@ -192,8 +177,8 @@ struct RakutenFixtureTests {
         #expect(a.code == "not_found")
     }
 
-    @Test(arguments: FixtureDecoder.allCases)
-    func aSearchBodyIsNotAnError(decoder: FixtureDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func aSearchBodyIsNotAnError(decoder: TestDecoder) throws {
         #expect(throws: DecodingError.self) {
             try decoder.decode(RakutenAPIError.self, from: SharedFixtures.data("rakuten/search-sample.json"))
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherAPIs
 import TetherJSON
+import TetherTestSupport
 
 /// The Rakuten types on their own: decoding edge cases, the sort orders, the yen format, the search's parameters.
 @Suite struct RakutenModelTests {
@@ -9,8 +10,8 @@ import TetherJSON
         try TetherJSONDecoder().decode(type, from: Data(text.utf8))
     }
 
-    @Test(arguments: FixtureDecoder.allCases)
-    func aBrokenItemIsSkippedAndCountedWhileTheOthersDecode(decoder: FixtureDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func aBrokenItemIsSkippedAndCountedWhileTheOthersDecode(decoder: TestDecoder) throws {
         let page = try decoder.decode(
             RakutenSearchResponse.self,
             from: """

@@ -45,18 +45,11 @@ struct LossyRakutenPageTests {
     }
 
     private static func text(_ file: String) throws -> String {
-        String(decoding: try SharedFixtures.data("rakuten/\(file)"), as: UTF8.self)
+        try SharedFixtures.text("rakuten/\(file)")
     }
 
-    /// Replaces the one occurrence of `target` in `text`, failing the test if it is not there exactly once.
-    private static func replacingOnce(_ target: String, with replacement: String, in text: String) -> String {
-        let parts = text.components(separatedBy: target)
-        #expect(parts.count == 2, "expected one \(target.debugDescription)")
-        return parts.joined(separator: replacement)
-    }
-
-    @Test(arguments: LossyTestDecoder.allCases)
-    func bothFormatVersionsGiveTheSameListings(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func bothFormatVersionsGiveTheSameListings(decoder: TestDecoder) throws {
         let one = try decoder.decode(Page<Wrapped>.self, from: Self.text("search-sample-fv1.json"))
         let two = try decoder.decode(Page<Listing>.self, from: Self.text("search-sample-fv2.json"))
         #expect(one.items.failures.isEmpty && two.items.failures.isEmpty)
@@ -67,15 +60,12 @@ struct LossyRakutenPageTests {
         #expect(one.count == 2847 && two.count == 2847)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases, ["Items", "items"])
-    func aCorruptedItemIsAFailureAndTheOthersDecode(decoder: LossyTestDecoder, itemsKey: String) throws {
+    @Test(arguments: TestDecoder.allCases, ["Items", "items"])
+    func aCorruptedItemIsAFailureAndTheOthersDecode(decoder: TestDecoder, itemsKey: String) throws {
         // Given the fv1 sample with the second item's price not a number and the third item's genreId removed
-        var text = try Self.text("search-sample.json")
-        text = Self.replacingOnce(#""itemPrice": 4980,"#, with: #""itemPrice": "abc","#, in: text)
-        text = Self.replacingOnce(#""genreId": "201184","#, with: "", in: text)
-        text = Self.replacingOnce(#""Items":"#, with: #""\#(itemsKey)":"#, in: text)
+        let text = try SharedFixtures.rakutenSampleWithBrokenItems(itemsKey: itemsKey)
 
-        // When it is decoded
+        // When the lossy page reads it
         let page = try decoder.decode(Page<Wrapped>.self, from: text)
 
         // Then the first item decodes, and the other two are failures that say where and why
@@ -91,18 +81,19 @@ struct LossyRakutenPageTests {
         #expect(genre.reason == #"key not found: "genreId""#)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func aCorruptedFormatVersionTwoItemHasAFlatPath(decoder: LossyTestDecoder) throws {
-        let text = Self.replacingOnce(
-            #""reviewAverage": 4.12,"#, with: #""reviewAverage": "n/a","#, in: try Self.text("search-sample-fv2.json"))
+    @Test(arguments: TestDecoder.allCases)
+    func aCorruptedFormatVersionTwoItemHasAFlatPath(decoder: TestDecoder) throws {
+        let text = try SharedFixtures.text(
+            "rakuten/search-sample-fv2.json", replacingOnce: [(#""reviewAverage": 4.12,"#, #""reviewAverage": "n/a","#)]
+        )
         let page = try decoder.decode(Page<Listing>.self, from: text)
         #expect(page.items.map(\.genreId) == ["100316", "201184"])
         #expect(page.items.failures.map(\.index) == [1])
         #expect(page.items.failures.map(\.codingPathDescription) == ["Items[1].reviewAverage"])
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func aModelForTheOtherVersionFailsEveryItem(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func aModelForTheOtherVersionFailsEveryItem(decoder: TestDecoder) throws {
         // fv2 items have no {"Item": …} wrapper
         let wrappedOfTwo = try decoder.decode(Page<Wrapped>.self, from: Self.text("search-sample-fv2.json"))
         #expect(wrappedOfTwo.items.isEmpty)
@@ -118,8 +109,8 @@ struct LossyRakutenPageTests {
         #expect(flatOfOne.items.failures.map(\.index) == [0, 1, 2])
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func anEmptyPageHasNeitherItemsNorFailures(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func anEmptyPageHasNeitherItemsNorFailures(decoder: TestDecoder) throws {
         let page = try decoder.decode(Page<Wrapped>.self, from: Self.text("search-empty.json"))
         #expect(page.count == 0 && page.items.isEmpty && page.items.failures.isEmpty)
     }

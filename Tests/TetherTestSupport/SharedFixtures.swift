@@ -41,4 +41,38 @@ package enum SharedFixtures {
     package static func data(_ path: String) throws -> Data {
         try Data(contentsOf: url(path))
     }
+
+    /// The text of a fixture with each edit made, in order: every `target` must occur exactly once, so a test
+    /// that corrupts a sample cannot pass on a sample that no longer holds what it corrupts.
+    ///
+    /// ```swift
+    /// let text = try SharedFixtures.text(
+    ///     "rakuten/search-sample.json", replacingOnce: [(#""itemPrice": 4980,"#, #""itemPrice": "abc","#)])
+    /// ```
+    ///
+    /// - Throws: the file system's error, or ``EditFailed`` when a target occurs other than once.
+    package static func text(_ path: String, replacingOnce edits: [(target: String, replacement: String)] = [])
+        throws -> String
+    {
+        var text = String(decoding: try data(path), as: UTF8.self)
+        for (target, replacement) in edits {
+            let parts = text.components(separatedBy: target)
+            guard parts.count == 2 else {
+                throw EditFailed(path: path, target: target, occurrences: parts.count - 1)
+            }
+            text = parts.joined(separator: replacement)
+        }
+        return text
+    }
+
+    /// An edit of ``text(_:replacingOnce:)`` whose target is not in the fixture exactly once.
+    package struct EditFailed: Error, CustomStringConvertible {
+        package let path: String
+        package let target: String
+        package let occurrences: Int
+
+        package var description: String {
+            "\(path): expected one \(target.debugDescription), found \(occurrences)"
+        }
+    }
 }
