@@ -85,16 +85,17 @@ let package = Package(
         .executableTarget(
             name: "tether-bench",
             dependencies: [
-                "TetherJSON", "TetherHTTP", "TetherStore", "TetherServer", "TetherTerminal", "CMalloc", "CSQLite",
-                "TetherImages", "CJPEG", "CPNG", "TetherSync",
+                "TetherJSON", "TetherHTTP", "TetherStore", "TetherAPIs", "TetherServer", "TetherTerminal", "CMalloc",
+                "CSQLite", "TetherImages", "CJPEG", "CPNG", "TetherSync",
             ]),
-        // Test support shared by several test targets (certificates made with openssl); not a product.
+        // Test support shared by several test targets (certificates made with openssl, the loader of ../shared, the two
+        // JSON decoders to test models with, images, loopback sockets); not a product.
         .target(
-            name: "TetherTestSupport", dependencies: ["TetherSync", "CJPEG", "CPNG", "CZlib"],
+            name: "TetherTestSupport", dependencies: ["TetherSync", "TetherJSON", "CJPEG", "CPNG", "CZlib"],
             path: "Tests/TetherTestSupport"
         ),
         .testTarget(name: "TetherSyncTests", dependencies: ["TetherSync"]),
-        .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON"]),
+        .testTarget(name: "TetherJSONTests", dependencies: ["TetherSync", "TetherJSON", "TetherTestSupport"]),
         .testTarget(name: "TetherHTTP1Tests", dependencies: ["TetherSync", "TetherHTTP1"]),
         .testTarget(
             name: "TetherIOTests",
@@ -125,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "TetherAPIsTests",
             dependencies: [
-                "TetherSync",
+                "TetherSync", "TetherTestSupport",
                 "TetherAPIs", "TetherStore", "TetherJSON", "TetherHTTP1", "TetherHTTPTesting",
             ]),
         .testTarget(

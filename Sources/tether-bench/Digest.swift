@@ -1,4 +1,5 @@
 internal import Foundation
+internal import TetherAPIs
 internal import TetherJSON
 
 /// A few sums over a decoded result, computed the same way from typed models, a `JSON` tree and a
@@ -29,14 +30,15 @@ struct Digest: Equatable, CustomStringConvertible {
 
     // MARK: Rakuten
 
+    /// The digest of TetherAPIs' page: an item it skipped (``RakutenSearchResponse/skippedItems``) is missing from
+    /// ``count``, so a decoder that fails items cannot match the trees' digest; a missing `affiliateRate` counts
+    /// as -1, as in the trees'.
     init(_ response: RakutenSearchResponse) {
-        for entry in response.items {
-            let item = entry.item
+        for item in response.items {
             addItem(
                 price: item.itemPrice, reviewCount: item.reviewCount, tags: item.tagIds, name: item.itemName,
-                caption: item.itemCaption, genre: item.genreId,
-                images: (item.smallImageUrls + item.mediumImageUrls).map(\.imageUrl),
-                reviewAverage: item.reviewAverage, affiliateRate: item.affiliateRate)
+                caption: item.itemCaption, genre: item.genreId, images: item.smallImageUrls + item.mediumImageUrls,
+                reviewAverage: item.reviewAverage, affiliateRate: item.affiliateRate ?? -1)
         }
     }
 

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Synchronization
+internal import TetherAPIs
 internal import TetherHTTP
 internal import TetherHTTP1
 internal import TetherJSON
@@ -22,7 +23,7 @@ internal import TetherSync
 /// each as `http <case> <value> <unit> <ratio>` (see Docs/Benchmarks.md):
 /// - `urlsession-get`, `client-get` (wall clock) and `urlsession-get-cpu`, `client-get-cpu` (CPU time of the whole
 ///   process): sequential GETs of `/post`, 2,000 each (`--quick` 300) in 20 (6) interleaved rounds of 100 (50),
-///   which side goes first alternating, both sides decoding the same `Post` (Models.swift) with the same
+///   which side goes first alternating, both sides decoding the same `Post` (TetherAPIs') with the same
 ///   `TetherJSONDecoder`; µs per request, the median of the rounds. The ratio of `client-get-cpu`, judged against
 ///   the target client ≤ 1.10 × URLSession, is the median of the per-round ratios (client's CPU / URLSession's in
 ///   the same round): CPU time does not count the time the process waits for a core on a shared machine, and the

@@ -1,6 +1,7 @@
 #if os(Linux)
     internal import Foundation
     internal import Glibc
+    internal import TetherAPIs
     internal import TetherHTTP
     internal import TetherServer
 

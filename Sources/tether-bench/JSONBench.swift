@@ -1,4 +1,5 @@
 internal import Foundation
+internal import TetherAPIs
 internal import TetherJSON
 
 /// `tether-bench json`: Tether's Codable decoder and parser against Foundation's, on the same bytes.
@@ -9,6 +10,9 @@ internal import TetherJSON
 /// peak memory growth of decoding the big Rakuten input, each measured in a fresh child process, as
 /// `json <input>-peak <contender> <MB> <ratio>`; and a summary line against the targets. Then the real-world files
 /// (``JSONFilesBench``): parse, decode and encode of twitter, citm_catalog and canada, when they are there.
+///
+/// Both decoders fill the models an app uses, TetherAPIs' ``RakutenSearchResponse`` (its lossy, flexible
+/// ``RakutenItem``) and ``Post``, so each pair does the same work on the same bytes.
 enum JSONBench {
     /// What is measured. Each Tether contender is compared with the Foundation one that does the same job.
     enum Contender: String, CaseIterable {

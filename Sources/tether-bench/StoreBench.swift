@@ -1,4 +1,5 @@
 internal import Foundation
+internal import TetherAPIs
 internal import TetherJSON
 internal import TetherStore
 
@@ -9,11 +10,6 @@ internal import TetherStore
     internal import Glibc
     internal import CMalloc
 #endif
-
-extension RakutenItem: RemoteEntity {
-    var id: String { itemCode }
-    static var collectionPath: String { "/items" }
-}
 
 /// `tether-bench store`: the entity store against plain arrays, in one run. Cases, one line each as
 /// `store <case> <value> <unit> <ratio>`:
@@ -56,13 +52,13 @@ enum StoreBench {
             [
                 {
                     let page = try decoder.decode(RakutenSearchResponse.self, from: bytes)
-                    blackHole(page.items.map(\.item))
+                    blackHole(page.items)
                 },
                 {
                     try MainActor.assumeIsolated {
                         let page = try decoder.decode(RakutenSearchResponse.self, from: bytes)
                         let store = EntityStore(client: offlineClient, configuration: quiet)
-                        store.insert(page.items.map(\.item))
+                        store.insert(page.items)
                         blackHole(store)
                     }
                 },
@@ -122,7 +118,7 @@ enum StoreBench {
     static func notificationLatency(edits: Int) async -> Double {
         var generator = RakutenGenerator(seed: 11)
         let page = try! TetherJSONDecoder().decode(RakutenSearchResponse.self, from: generator.response(items: 400))
-        let items = page.items.map(\.item)
+        let items = page.items
         let target = items[0]
         let store = EntityStore(client: offlineClient, configuration: quiet)
         var queries: [QueryState<RakutenItem>] = []
@@ -170,15 +166,14 @@ enum StoreBench {
             }
             let decoder = TetherJSONDecoder()
             let base = inUse()
-            var items: [RakutenItem]? = (try? decoder.decode(RakutenSearchResponse.self, from: bytes))?.items.map(
-                \.item)
+            var items: [RakutenItem]? = (try? decoder.decode(RakutenSearchResponse.self, from: bytes))?.items
             let plain = inUse() - base
             blackHole(items)
             items = nil
             let base2 = inUse()
             var store: EntityStore? = EntityStore(client: offlineClient, configuration: quiet)
             if let page = try? decoder.decode(RakutenSearchResponse.self, from: bytes) {
-                store?.insert(page.items.map(\.item))
+                store?.insert(page.items)
             }
             let stored = inUse() - base2
             blackHole(store)

@@ -1,6 +1,7 @@
 internal import CSQLite
 internal import Foundation
 internal import Synchronization
+internal import TetherAPIs
 internal import TetherJSON
 internal import TetherServer
 internal import TetherStore
@@ -86,7 +87,7 @@ enum StorePersistenceBench {
             do {
                 let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
                 let store = EntityStore(client: StoreBench.offlineClient, configuration: StoreBench.quiet)
-                store.insert(page.items.map(\.item))
+                store.insert(page.items)
                 blackHole(store)
             } catch {
                 Bench.note("# persisted-ingest: \(error)")
@@ -101,7 +102,7 @@ enum StorePersistenceBench {
                 previousURL = url
                 let store = EntityStore(
                     client: StoreBench.offlineClient, database: database, configuration: StoreBench.quiet)
-                store.insert(page.items.map(\.item))
+                store.insert(page.items)
                 await store.flush()
                 blackHole(store)
             } catch {
@@ -196,7 +197,7 @@ enum StorePersistenceBench {
     static func makeColdDatabase(at url: URL, page bytes: Data) async -> (key: String, closing: ClosingDatabase)? {
         do {
             let page = try TetherJSONDecoder().decode(RakutenSearchResponse.self, from: bytes)
-            var items = page.items.map(\.item)
+            var items = page.items
             while items.count < 10_000 {
                 var copy = items[items.count % page.items.count]
                 copy.itemCode += "-\(items.count)"
@@ -319,7 +320,7 @@ enum StorePersistenceBench {
             let database = try? StoreDatabase(url: folder.appendingPathComponent("enqueue.sqlite")),
             let raw = RawInserter(folder.appendingPathComponent("raw.sqlite"))
         else { return (.nan, .nan) }
-        let items = page.items.map(\.item)
+        let items = page.items
         let values = items.prefix(100).compactMap { try? TetherJSONEncoder().encode($0) }
         let outbox = Outbox(database: database, client: StoreBench.offlineClient)
         let codes = items.prefix(100).map(\.itemCode)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TetherAPIs
 import TetherJSON
+import TetherTestSupport
 
 /// The Rakuten types on their own: decoding edge cases, the sort orders, the yen format, the search's parameters.
 @Suite struct RakutenModelTests {
@@ -9,16 +10,17 @@ import TetherJSON
         try TetherJSONDecoder().decode(type, from: Data(text.utf8))
     }
 
-    @Test func aBrokenItemIsSkippedAndCountedWhileTheOthersDecode() throws {
-        let page = try decode(
+    @Test(arguments: TestDecoder.allCases)
+    func aBrokenItemIsSkippedAndCountedWhileTheOthersDecode(decoder: TestDecoder) throws {
+        let page = try decoder.decode(
             RakutenSearchResponse.self,
-            """
-            {"count": 2, "page": 1, "pageCount": 1, "Items": [
-              {"Item": {"itemName": "no code"}},
-              {"Item": {"itemCode": "shop:1", "itemName": "ok", "itemPrice": "1200", "genreId": 100316,
-                        "reviewAverage": 5, "availability": 0, "startTime": "", "tagIds": [1, "2"]}}
-            ]}
-            """)
+            from: """
+                {"count": 2, "page": 1, "pageCount": 1, "Items": [
+                  {"Item": {"itemName": "no code"}},
+                  {"Item": {"itemCode": "shop:1", "itemName": "ok", "itemPrice": "1200", "genreId": 100316,
+                            "reviewAverage": 5, "availability": 0, "startTime": "", "tagIds": [1, "2"]}}
+                ]}
+                """)
         #expect(page.skippedItems == 1)
         let item = try #require(page.items.first)
         #expect(page.items.count == 1)

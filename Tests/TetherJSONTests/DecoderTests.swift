@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
@@ -416,7 +417,7 @@ private func path(_ error: any Error) -> String {
         #expect(try decoder.decode(Probe.self, from: "{}").seen == "v")
     }
 
-    @Test(.enabled(if: Fixtures.isAvailable))
+    @Test(.enabled(if: SharedFixtures.isAvailable))
     func agreesWithFoundationOnJSONPlaceholder() throws {
         struct Database: Codable, Equatable {
             struct Comment: Codable, Equatable {
@@ -451,7 +452,7 @@ private func path(_ error: any Error) -> String {
             }
             var users: [User]
         }
-        let data = try Fixtures.data("jsonplaceholder/db.json")
+        let data = try SharedFixtures.data("jsonplaceholder/db.json")
         let ours = try TetherJSONDecoder().decode(Database.self, from: data)
         let foundation = try JSONDecoder().decode(Database.self, from: data)
         #expect(ours.posts.count == 100 && ours.comments.count == 500 && ours.photos.count == 5000)

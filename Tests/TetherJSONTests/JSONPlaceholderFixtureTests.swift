@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
@@ -86,14 +87,14 @@ private struct Database: Decodable {
     }
 }
 
-@Suite(.enabled(if: Fixtures.isAvailable))
+@Suite(.enabled(if: SharedFixtures.isAvailable))
 struct JSONPlaceholderFixtureTests {
-    private static func database(_ decoder: LossyTestDecoder) throws -> Database {
-        try decoder.decode(Database.self, from: Fixtures.data("jsonplaceholder/db.json"))
+    private static func database(_ decoder: TestDecoder) throws -> Database {
+        try decoder.decode(Database.self, from: SharedFixtures.data("jsonplaceholder/db.json"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func decodesEveryResource(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func decodesEveryResource(decoder: TestDecoder) throws {
         let db = try Self.database(decoder)
         #expect(db.failures == 0)
         #expect(db.posts.count == 100)
@@ -106,8 +107,8 @@ struct JSONPlaceholderFixtureTests {
         #expect(db.photos.map(\.id) == Array(1...5000))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func decodesRealValues(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func decodesRealValues(decoder: TestDecoder) throws {
         let db = try Self.database(decoder)
 
         #expect(db.posts[0].title == "sunt aut facere repellat provident occaecati excepturi optio reprehenderit")
@@ -124,8 +125,8 @@ struct JSONPlaceholderFixtureTests {
         #expect(db.todos.filter(\.completed).count == 90)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func usersGeoStringsDecodeAsDoubles(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func usersGeoStringsDecodeAsDoubles(decoder: TestDecoder) throws {
         let users = try Self.database(decoder).users
         let first = try #require(users.first)
         #expect(first.name == "Leanne Graham")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
@@ -97,19 +98,19 @@ struct JSONTestSuiteTests {
 
     /// The test files, sorted; empty when the suite is not checked out.
     static let files: [String] = {
-        guard Fixtures.hasJSONTestSuite,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: Fixtures.testSuiteDirectory.path)
+        guard SharedFixtures.hasJSONTestSuite,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: SharedFixtures.testSuiteDirectory.path)
         else { return [] }
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }()
 
     static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: Fixtures.testSuiteDirectory.appendingPathComponent(name)))
+        [UInt8](try Data(contentsOf: SharedFixtures.testSuiteDirectory.appendingPathComponent(name)))
     }
 
     // MARK: - Every file
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite), arguments: files)
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite), arguments: files)
     func fileHasItsExpectedOutcome(_ name: String) throws {
         let input = try Self.bytes(name)
         let outcome: Outcome
@@ -157,14 +158,14 @@ struct JSONTestSuiteTests {
     }
 
     /// `n_` files stay rejected under the most permissive options.
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite), arguments: files.filter { $0.hasPrefix("n_") })
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite), arguments: files.filter { $0.hasPrefix("n_") })
     func invalidFileIsRejectedWithPermissiveOptions(_ name: String) throws {
         let options = JSONParser.Options(
             maximumDepth: JSONParser.Options.maximumAllowedDepth, allowsByteOrderMark: true, loneSurrogates: .replace)
         #expect(throws: JSONError.self) { try JSONParser(options: options).parse(try Self.bytes(name)) }
     }
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite))
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite))
     func directoryHoldsTheWholeSuite() {
         let prefixes = Dictionary(grouping: Self.files) { String($0.prefix(2)) }.mapValues(\.count)
         #expect(Self.files.count == 318)
@@ -198,13 +199,13 @@ struct JSONTestSuiteTests {
 
     // MARK: - Implementation-defined details
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite), arguments: surrogateDecodings.keys.sorted())
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite), arguments: surrogateDecodings.keys.sorted())
     func loneSurrogateIsReplacedByDefault(_ name: String) throws {
         let json = try JSONParser().parse(try Self.bytes(name))
         #expect(json == Self.surrogateDecodings[name])
     }
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite), arguments: surrogateDecodings.keys.sorted())
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite), arguments: surrogateDecodings.keys.sorted())
     func loneSurrogateIsRejectedWithRejectPolicy(_ name: String) throws {
         let input = try Self.bytes(name)
         let parser = JSONParser(options: .init(loneSurrogates: .reject))
@@ -217,14 +218,14 @@ struct JSONTestSuiteTests {
         #expect(error.message.contains("lone UTF-16 surrogate"))
     }
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite), arguments: numberValues.keys.sorted())
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite), arguments: numberValues.keys.sorted())
     func outOfRangeNumberIsKept(_ name: String) throws {
         let json = try JSONParser().parse(try Self.bytes(name))
         let number = try #require(json[0].number)
         #expect(number.storage == Self.numberValues[name])
     }
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite))
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite))
     func hugeExponentIsKeptAsText() throws {
         let input = try Self.bytes("i_number_huge_exp.json")
         let json = try JSONParser().parse(input)
@@ -233,14 +234,14 @@ struct JSONTestSuiteTests {
         #expect(json[0].double == .infinity)
     }
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite))
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite))
     func byteOrderMarkIsSkippedWhenAllowed() throws {
         let input = try Self.bytes("i_structure_UTF-8_BOM_empty_object.json")
         let json = try JSONParser(options: .init(allowsByteOrderMark: true)).parse(input)
         #expect(json == .object([:]))
     }
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite))
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite))
     func fiveHundredNestedArraysKeepTheirDepth() throws {
         var json = try JSONParser().parse(try Self.bytes("i_structure_500_nested_arrays.json"))
         var depth = 0

@@ -1,30 +1,8 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
-
-// MARK: - The decoders under test
-
-/// The decoders the lossy types must work with, for `@Test(arguments:)`: Foundation's `JSONDecoder` and ours.
-///
-/// The lossy types use the standard `Decoder` protocol only, so every test runs against each decoder.
-enum LossyTestDecoder: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case foundation
-    case tether
-
-    var testDescription: String { rawValue }
-
-    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        switch self {
-        case .foundation: try JSONDecoder().decode(type, from: data)
-        case .tether: try TetherJSONDecoder().decode(type, from: data)
-        }
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
-        try decode(type, from: Data(text.utf8))
-    }
-}
 
 /// The kind and path of a `DecodingError`, to compare in one `#expect`.
 struct DecodingErrorSummary: Equatable, CustomStringConvertible {
@@ -156,8 +134,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
 // MARK: - LossyArray
 
 @Suite struct LossyArrayTests {
-    @Test(arguments: LossyTestDecoder.allCases)
-    func keepsGoodElementsAndRecordsEachBadOne(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func keepsGoodElementsAndRecordsEachBadOne(decoder: TestDecoder) throws {
         // Given an array where three of six elements are not Ints
         let box = try decoder.decode(LossyBox.self, from: #"{"items": [1, "x", 3, null, {"a": [1]}, 6]}"#)
 
@@ -174,8 +152,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(box.items.failures[0].description.hasPrefix("items[1]: type mismatch, expected Int"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func failurePathGoesDownToTheBadValue(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func failurePathGoesDownToTheBadValue(decoder: TestDecoder) throws {
         // Given objects where one has a bad field and one lacks a field
         let rows = try decoder.decode(
             LossyArray<Row>.self,
@@ -189,30 +167,30 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(rows.failures[1].codingPath.last?.stringValue == "name")
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func skipsBadElementsOfAnyShape(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func skipsBadElementsOfAnyShape(decoder: TestDecoder) throws {
         let values = try decoder.decode(
             LossyArray<Int>.self, from: #"[{"deep": [1, {"x": null}]}, [[], [2]], "s", true, 1.5, null, 7]"#)
         #expect(values.elements == [7])
         #expect(values.failures.map(\.index) == [0, 1, 2, 3, 4, 5])
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func allBadGivesNoElements(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func allBadGivesNoElements(decoder: TestDecoder) throws {
         let values = try decoder.decode(LossyArray<Int>.self, from: #"["a", "b"]"#)
         #expect(values.isEmpty)
         #expect(values.failures.map(\.index) == [0, 1])
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func emptyArrayGivesNothing(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func emptyArrayGivesNothing(decoder: TestDecoder) throws {
         let values = try decoder.decode(LossyArray<Int>.self, from: "[]")
         #expect(values.isEmpty)
         #expect(values.failures.isEmpty)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func nestedLossyArraysRecordFailuresAtEachLevel(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func nestedLossyArraysRecordFailuresAtEachLevel(decoder: TestDecoder) throws {
         let grid = try decoder.decode(LossyArray<LossyArray<Int>>.self, from: #"[[1, "x", 2], "bad", [3]]"#)
 
         #expect(grid.map(\.elements) == [[1, 2], [3]])
@@ -223,8 +201,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(grid[1].failures.isEmpty)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func theArrayItselfFollowsCodableRules(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func theArrayItselfFollowsCodableRules(decoder: TestDecoder) throws {
         // A missing key is an error for a non-optional property…
         #expect(
             DecodingErrorSummary.of { try decoder.decode(LossyBox.self, from: "{}") } == .init(.keyNotFound, "items"))
@@ -242,8 +220,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(DecodingErrorSummary.of { try decoder.decode(LossyBox.self, from: #"{"items": null}"#) } != nil)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func encodesTheGoodElementsAndDecodesBackEqual(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func encodesTheGoodElementsAndDecodesBackEqual(decoder: TestDecoder) throws {
         let rows = try decoder.decode(
             LossyArray<Row>.self, from: #"[{"id": 1, "name": "a"}, {"id": "x"}, {"id": 3, "name": "c"}]"#)
         let text = try encodedText(rows)
@@ -283,8 +261,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
 // MARK: - @Lossy
 
 @Suite struct LossyWrapperTests {
-    @Test(arguments: LossyTestDecoder.allCases)
-    func wrapsAPlainArrayAndProjectsTheFailures(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func wrapsAPlainArrayAndProjectsTheFailures(decoder: TestDecoder) throws {
         let page = try decoder.decode(
             Page.self, from: #"{"page": 2, "items": [{"id": 1, "name": "a"}, {"id": 2, "name": 5}]}"#)
 
@@ -296,15 +274,15 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(page == Page(items: [Row(id: 1, name: "a")], page: 2))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func missingKeyIsAnError(decoder: LossyTestDecoder) {
+    @Test(arguments: TestDecoder.allCases)
+    func missingKeyIsAnError(decoder: TestDecoder) {
         #expect(
             DecodingErrorSummary.of { try decoder.decode(Page.self, from: #"{"page": 1}"#) }
                 == .init(.keyNotFound, "items"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func encodesAsAPlainArray(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func encodesAsAPlainArray(decoder: TestDecoder) throws {
         let page = try decoder.decode(Page.self, from: #"{"page": 1, "items": [{"id": 1, "name": "a"}, 7]}"#)
         #expect(try encodedText(page) == #"{"items":[{"id":1,"name":"a"}],"page":1}"#)
     }
@@ -323,13 +301,13 @@ private func encodedText(_ value: some Encodable) throws -> String {
         ("true", .typeMismatch), ("[1]", .typeMismatch), ("{}", .typeMismatch), ("null", .valueNotFound),
     ]
 
-    @Test(arguments: LossyTestDecoder.allCases, ints)
-    func intAcceptsIntegersAndIntegerStrings(decoder: LossyTestDecoder, sample: (json: String, value: Int)) throws {
+    @Test(arguments: TestDecoder.allCases, ints)
+    func intAcceptsIntegersAndIntegerStrings(decoder: TestDecoder, sample: (json: String, value: Int)) throws {
         #expect(try decoder.decode(FlexibleBox<Int>.self, from: #"{"value": \#(sample.json)}"#).value == sample.value)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases, intRejections)
-    func intRejectsEverythingElse(decoder: LossyTestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind)) {
+    @Test(arguments: TestDecoder.allCases, intRejections)
+    func intRejectsEverythingElse(decoder: TestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind)) {
         let summary = DecodingErrorSummary.of {
             try decoder.decode(FlexibleBox<Int>.self, from: #"{"value": \#(sample.json)}"#)
         }
@@ -346,16 +324,14 @@ private func encodedText(_ value: some Encodable) throws -> String {
         ("true", .typeMismatch), ("[4.5]", .typeMismatch), ("{}", .typeMismatch), ("null", .valueNotFound),
     ]
 
-    @Test(arguments: LossyTestDecoder.allCases, doubles)
-    func doubleAcceptsNumbersAndNumericStrings(decoder: LossyTestDecoder, sample: (json: String, value: Double)) throws
-    {
+    @Test(arguments: TestDecoder.allCases, doubles)
+    func doubleAcceptsNumbersAndNumericStrings(decoder: TestDecoder, sample: (json: String, value: Double)) throws {
         #expect(
             try decoder.decode(FlexibleBox<Double>.self, from: #"{"value": \#(sample.json)}"#).value == sample.value)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases, doubleRejections)
-    func doubleRejectsEverythingElse(decoder: LossyTestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind))
-    {
+    @Test(arguments: TestDecoder.allCases, doubleRejections)
+    func doubleRejectsEverythingElse(decoder: TestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind)) {
         let summary = DecodingErrorSummary.of {
             try decoder.decode(FlexibleBox<Double>.self, from: #"{"value": \#(sample.json)}"#)
         }
@@ -370,16 +346,15 @@ private func encodedText(_ value: some Encodable) throws -> String {
         ("[1]", .typeMismatch), (#"{"a": "b"}"#, .typeMismatch), ("null", .valueNotFound),
     ]
 
-    @Test(arguments: LossyTestDecoder.allCases, strings)
-    func stringAcceptsStringsNumbersAndBooleans(decoder: LossyTestDecoder, sample: (json: String, value: String)) throws
-    {
+    @Test(arguments: TestDecoder.allCases, strings)
+    func stringAcceptsStringsNumbersAndBooleans(decoder: TestDecoder, sample: (json: String, value: String)) throws {
         #expect(
             try decoder.decode(FlexibleBox<String>.self, from: #"{"value": \#(sample.json)}"#).value == sample.value)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases, stringRejections)
+    @Test(arguments: TestDecoder.allCases, stringRejections)
     func stringRejectsContainersAndNull(
-        decoder: LossyTestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind)
+        decoder: TestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind)
     ) {
         let summary = DecodingErrorSummary.of {
             try decoder.decode(FlexibleBox<String>.self, from: #"{"value": \#(sample.json)}"#)
@@ -397,30 +372,30 @@ private func encodedText(_ value: some Encodable) throws -> String {
         ("null", .valueNotFound),
     ]
 
-    @Test(arguments: LossyTestDecoder.allCases, bools)
-    func boolAcceptsBooleansZeroOneAndTheirStrings(decoder: LossyTestDecoder, sample: (json: String, value: Bool))
+    @Test(arguments: TestDecoder.allCases, bools)
+    func boolAcceptsBooleansZeroOneAndTheirStrings(decoder: TestDecoder, sample: (json: String, value: Bool))
         throws
     {
         #expect(try decoder.decode(FlexibleBox<Bool>.self, from: #"{"value": \#(sample.json)}"#).value == sample.value)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases, boolRejections)
-    func boolRejectsEverythingElse(decoder: LossyTestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind)) {
+    @Test(arguments: TestDecoder.allCases, boolRejections)
+    func boolRejectsEverythingElse(decoder: TestDecoder, sample: (json: String, kind: DecodingErrorSummary.Kind)) {
         let summary = DecodingErrorSummary.of {
             try decoder.decode(FlexibleBox<Bool>.self, from: #"{"value": \#(sample.json)}"#)
         }
         #expect(summary == .init(sample.kind, "value"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func nonOptionalMissingKeyIsKeyNotFound(decoder: LossyTestDecoder) {
+    @Test(arguments: TestDecoder.allCases)
+    func nonOptionalMissingKeyIsKeyNotFound(decoder: TestDecoder) {
         #expect(
             DecodingErrorSummary.of { try decoder.decode(FlexibleBox<Int>.self, from: "{}") }
                 == .init(.keyNotFound, "value"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func optionalTreatsNullAndMissingAsNil(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func optionalTreatsNullAndMissingAsNil(decoder: TestDecoder) throws {
         #expect(try decoder.decode(OptionalFlexibleIntBox.self, from: "{}").value == nil)
         #expect(try decoder.decode(OptionalFlexibleIntBox.self, from: #"{"value": null}"#).value == nil)
         #expect(try decoder.decode(OptionalFlexibleIntBox.self, from: #"{"value": "5"}"#).value == 5)
@@ -429,16 +404,16 @@ private func encodedText(_ value: some Encodable) throws -> String {
                 == .init(.dataCorrupted, "value"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func errorPathIsTheFullPath(decoder: LossyTestDecoder) {
+    @Test(arguments: TestDecoder.allCases)
+    func errorPathIsTheFullPath(decoder: TestDecoder) {
         let summary = DecodingErrorSummary.of {
             try decoder.decode(Box<[FlexibleBox<Int>]>.self, from: #"{"value": [{"value": 1}, {"value": "x"}]}"#)
         }
         #expect(summary == .init(.dataCorrupted, "value[1].value"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func encodesThePlainValue(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func encodesThePlainValue(decoder: TestDecoder) throws {
         #expect(try encodedText(decoder.decode(FlexibleBox<Int>.self, from: #"{"value": "5"}"#)) == #"{"value":5}"#)
         #expect(try encodedText(decoder.decode(FlexibleBox<String>.self, from: #"{"value": 5}"#)) == #"{"value":"5"}"#)
         #expect(try encodedText(decoder.decode(FlexibleBox<Bool>.self, from: #"{"value": 1}"#)) == #"{"value":true}"#)
@@ -456,15 +431,15 @@ private func encodedText(_ value: some Encodable) throws -> String {
 // MARK: - @EmptyAsNil
 
 @Suite struct EmptyAsNilTests {
-    @Test(arguments: LossyTestDecoder.allCases)
-    func emptyNullAndMissingAreNil(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func emptyNullAndMissingAreNil(decoder: TestDecoder) throws {
         #expect(try decoder.decode(EmptyAsNilBox<String>.self, from: #"{"value": ""}"#).value == nil)
         #expect(try decoder.decode(EmptyAsNilBox<String>.self, from: #"{"value": null}"#).value == nil)
         #expect(try decoder.decode(EmptyAsNilBox<String>.self, from: "{}").value == nil)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func anythingElseDecodesAsWrapped(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func anythingElseDecodesAsWrapped(decoder: TestDecoder) throws {
         #expect(
             try decoder.decode(EmptyAsNilBox<String>.self, from: #"{"value": "2026-12-01 10:00"}"#).value
                 == "2026-12-01 10:00")
@@ -473,8 +448,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(try decoder.decode(EmptyAsNilBox<Int>.self, from: #"{"value": ""}"#).value == nil)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func aValueWrappedCannotReadIsTheDecodersError(decoder: LossyTestDecoder) {
+    @Test(arguments: TestDecoder.allCases)
+    func aValueWrappedCannotReadIsTheDecodersError(decoder: TestDecoder) {
         #expect(
             DecodingErrorSummary.of { try decoder.decode(EmptyAsNilBox<Int>.self, from: #"{"value": "x"}"#) }
                 == .init(.typeMismatch, "value"))
@@ -483,8 +458,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
                 == .init(.typeMismatch, "value"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func usesTheDecodersStrategiesForWrapped(kind: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func usesTheDecodersStrategiesForWrapped(kind: TestDecoder) throws {
         // Given each decoder's date strategy for Rakuten's "YYYY-MM-DD HH:MM" times (Japan time)
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!
         let decode: (String) throws -> Date? = { text in
@@ -509,8 +484,8 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(try decode(#"{"value": ""}"#) == nil)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func encodesThePlainValueAndOmitsNil(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func encodesThePlainValueAndOmitsNil(decoder: TestDecoder) throws {
         #expect(try encodedText(decoder.decode(EmptyAsNilBox<String>.self, from: #"{"value": ""}"#)) == "{}")
         #expect(
             try encodedText(decoder.decode(EmptyAsNilBox<String>.self, from: #"{"value": "a"}"#)) == #"{"value":"a"}"#)
@@ -521,29 +496,29 @@ private func encodedText(_ value: some Encodable) throws -> String {
 // MARK: - Case-insensitive keys
 
 @Suite struct IgnoringCaseTests {
-    @Test(arguments: LossyTestDecoder.allCases, [#""Items""#, #""items""#, #""ITEMS""#])
-    func decoderFindsTheKeyInAnyCase(decoder: LossyTestDecoder, key: String) throws {
+    @Test(arguments: TestDecoder.allCases, [#""Items""#, #""items""#, #""ITEMS""#])
+    func decoderFindsTheKeyInAnyCase(decoder: TestDecoder, key: String) throws {
         let page = try decoder.decode(AnyCaseItems.self, from: #"{"count": 2, \#(key): [1, 2]}"#)
         #expect(page.items == [1, 2])
         #expect(page.count == 2)
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func exactSpellingWins(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func exactSpellingWins(decoder: TestDecoder) throws {
         let page = try decoder.decode(AnyCaseItems.self, from: #"{"count": 0, "items": [1], "Items": [2]}"#)
         #expect(page.items == [2])
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func severalOtherSpellingsAreAmbiguous(decoder: LossyTestDecoder) {
+    @Test(arguments: TestDecoder.allCases)
+    func severalOtherSpellingsAreAmbiguous(decoder: TestDecoder) {
         let summary = DecodingErrorSummary.of {
             try decoder.decode(AnyCaseItems.self, from: #"{"count": 0, "items": [1], "ITEMS": [2]}"#)
         }
         #expect(summary == .init(.dataCorrupted, "Items"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func missingKeyIsKeyNotFoundOrNil(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func missingKeyIsKeyNotFoundOrNil(decoder: TestDecoder) throws {
         #expect(
             DecodingErrorSummary.of { try decoder.decode(AnyCaseItems.self, from: #"{"count": 0}"#) }
                 == .init(.keyNotFound, "Items"))
@@ -552,16 +527,16 @@ private func encodedText(_ value: some Encodable) throws -> String {
         #expect(try decoder.decode(OptionalAnyCaseItems.self, from: #"{"iTeMs": [3]}"#).items == [3])
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func errorsInsideKeepTheRealKeyInThePath(decoder: LossyTestDecoder) {
+    @Test(arguments: TestDecoder.allCases)
+    func errorsInsideKeepTheRealKeyInThePath(decoder: TestDecoder) {
         let summary = DecodingErrorSummary.of {
             try decoder.decode(AnyCaseItems.self, from: #"{"count": 0, "items": [1, "x"]}"#)
         }
         #expect(summary == .init(.typeMismatch, "items[1]"))
     }
 
-    @Test(arguments: LossyTestDecoder.allCases)
-    func keyedContainerFormWorksWithKeysForAnyString(decoder: LossyTestDecoder) throws {
+    @Test(arguments: TestDecoder.allCases)
+    func keyedContainerFormWorksWithKeysForAnyString(decoder: TestDecoder) throws {
         let value = try decoder.decode(DynamicItems.self, from: #"{"items": [1], "EXTRA": "e"}"#)
         #expect(value.items == [1])
         #expect(value.extra == "e")

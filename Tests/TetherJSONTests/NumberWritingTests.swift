@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
@@ -99,9 +100,9 @@ struct NumberWritingTests {
         return doubles
     }
 
-    @Test(.enabled(if: Fixtures.hasBenchmarkFiles))
+    @Test(.enabled(if: SharedFixtures.hasBenchmarkFiles))
     func canadaDoublesRoundTripBitForBit() throws {
-        let data = try Fixtures.benchmarkFile("canada.json")
+        let data = try SharedFixtures.benchmarkFile("canada.json")
         let json = try JSON(parsing: data)
         let doubles = Self.doubles(in: json)
         #expect(doubles.count > 100_000)

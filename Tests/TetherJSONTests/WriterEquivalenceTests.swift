@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
@@ -46,20 +47,20 @@ import Testing
     }
 
     @Test(
-        .enabled(if: Fixtures.hasBenchmarkFiles, "needs ../shared/benchmarks/json"),
+        .enabled(if: SharedFixtures.hasBenchmarkFiles, "needs ../shared/benchmarks/json"),
         arguments: ["twitter.json", "citm_catalog.json", "canada.json"])
     func corpusFileIsWrittenAsBefore(name: String) throws {
-        let json = try JSONParser().parse(try Fixtures.benchmarkFile(name))
+        let json = try JSONParser().parse(try SharedFixtures.benchmarkFile(name))
         Self.expectSameText(json, name)
     }
 
-    @Test(.enabled(if: Fixtures.hasJSONTestSuite, "needs ../shared/JSONTestSuite"))
+    @Test(.enabled(if: SharedFixtures.hasJSONTestSuite, "needs ../shared/JSONTestSuite"))
     func jsonTestSuiteValidFilesAreWrittenAsBefore() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.testSuiteDirectory.path)
+        let names = try FileManager.default.contentsOfDirectory(atPath: SharedFixtures.testSuiteDirectory.path)
             .filter { $0.hasPrefix("y_") }.sorted()
         #expect(names.count > 90)
         for name in names {
-            let data = try Data(contentsOf: Fixtures.testSuiteDirectory.appendingPathComponent(name))
+            let data = try Data(contentsOf: SharedFixtures.testSuiteDirectory.appendingPathComponent(name))
             guard let json = try? JSONParser().parse(data) else { continue }
             Self.expectSameText(json, name)
         }

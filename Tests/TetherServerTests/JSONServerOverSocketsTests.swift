@@ -10,7 +10,7 @@ import TetherJSON
 
 /// The json-server routes and their errors through the whole server, over real sockets, on jsonplaceholder's
 /// `db.json` (in memory, so the fixture is never written).
-@Suite(.enabled(if: Fixtures.isAvailable), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: JSONServerFixtures.isAvailable), .timeLimit(.minutes(1)))
 struct JSONServerOverSocketsTests {
     private struct Reply {
         var status: Int
@@ -41,7 +41,7 @@ struct JSONServerOverSocketsTests {
     }
 
     @Test func readsWritesAndErrorsOverTheWire() async throws {
-        let file = Fixtures.sharedDirectory.appendingPathComponent("fixtures/jsonplaceholder/db.json")
+        let file = JSONServerFixtures.jsonPlaceholderURL
         let app = try await TetherServerApp.start(.init(data: .file(file), writes: .inMemory, rakutenRateLimit: false))
         let base = app.baseURL.absoluteString
 

@@ -228,8 +228,8 @@ struct RakutenOverSocketsTests {
     @Test func sortOrders() async throws {
         try await withSearchServer { server in
             let keyword = [("applicationId", "1"), ("keyword", "camera")]
-            for sort in RakutenSort.allCases {
-                #expect(try await search(server, keyword + [("sort", sort.rawValue)]).status == 200, "\(sort)")
+            for sort in RakutenSearchOrder.allCases {
+                #expect(try await search(server, keyword + [("sort", sort.parameter)]).status == 200, "\(sort)")
             }
             let cheap = items(try await search(server, keyword + [("sort", "+itemPrice")])).compactMap {
                 $0["itemPrice"].int

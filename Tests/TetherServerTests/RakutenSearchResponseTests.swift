@@ -86,19 +86,19 @@ import TetherJSON
         #expect(answer.body["pageCount"].int == 100)
     }
 
-    @Test(arguments: RakutenSort.allCases.filter { $0 != .standard })
-    func sortOrdersAreSorted(sort: RakutenSort) async throws {
+    @Test(arguments: RakutenSearchOrder.allCases.filter { $0 != .standard })
+    func sortOrdersAreSorted(sort: RakutenSearchOrder) async throws {
         // Pages 1 and 5 together: in order, and past the ties at the low end (many items have 0 reviews).
         var list: [JSON] = []
         for page in ["1", "5"] {
             let answer = try await rakutenSearch(
-                base + [("keyword", "camera"), ("sort", sort.rawValue), ("page", page)])
+                base + [("keyword", "camera"), ("sort", sort.parameter), ("page", page)])
             let pageItems = items(answer.body)
             #expect(pageItems.count == 30)
             list += pageItems
         }
-        let field = String(sort.rawValue.dropFirst())
-        let ascending = sort.rawValue.hasPrefix("+")
+        let field = String(sort.parameter.dropFirst())
+        let ascending = sort.parameter.hasPrefix("+")
         let values: [Double]
         if field == "updateTimestamp" {
             // Not an output field: check against the catalog.

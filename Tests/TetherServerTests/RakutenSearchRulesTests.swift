@@ -113,10 +113,22 @@ import TetherJSON
         #expect(try await rakutenSearch(base + [("keyword", "緑茶"), ("hits", "1"), ("page", "100")]).status == 200)
     }
 
+    /// The eleven `sort` values of the API's documentation, written out rather than taken from the server's type.
+    static let sortValues = [
+        "standard", "+affiliateRate", "-affiliateRate", "+reviewCount", "-reviewCount", "+reviewAverage",
+        "-reviewAverage", "+itemPrice", "-itemPrice", "+updateTimestamp", "-updateTimestamp",
+    ]
+
     @Test func sortMustBeOneOfElevenOrders() async throws {
-        #expect(RakutenSort.allCases.count == 11)
-        for sort in RakutenSort.allCases {
-            #expect(try await rakutenSearch(base + [("keyword", "coffee"), ("sort", sort.rawValue)]).status == 200)
+        #expect(RakutenSearchOrder.allCases.map(\.parameter) == Self.sortValues)
+        for value in Self.sortValues {
+            #expect(RakutenSearchOrder(parameter: value)?.parameter == value)
+            #expect(try await rakutenSearch(base + [("keyword", "coffee"), ("sort", value)]).status == 200)
+        }
+        for wrong in [
+            "price", "itemPrice", "+standard", "-standard", "+itemprice", "++itemPrice", "*itemPrice", "+", "",
+        ] {
+            #expect(RakutenSearchOrder(parameter: wrong) == nil, "\(wrong.debugDescription)")
         }
         try await expectWrongParameter(base + [("keyword", "coffee"), ("sort", "price")], "sort is not valid")
         // A literal "+" arrives as a space: rejected, with the fix in the description.

@@ -2,31 +2,18 @@ import Foundation
 import Testing
 import TetherHTTP1
 import TetherJSON
+import TetherTestSupport
 
 @testable import TetherServer
 
-/// Locates `../shared/fixtures` beside the repository (`TETHER_SHARED` overrides it); tests that need it are
-/// `.enabled(if: RakutenFixtures.isAvailable)`.
+/// The fixtures below `shared/fixtures` (found by TetherTestSupport's ``SharedFixtures``), parsed; tests that need
+/// them are `.enabled(if: RakutenFixtures.isAvailable)`.
 enum RakutenFixtures {
-    static let sharedDirectory: URL = {
-        if let override = ProcessInfo.processInfo.environment["TETHER_SHARED"] {
-            return URL(fileURLWithPath: override)
-        }
-        // Tests/TetherServerTests/RakutenTestSupport.swift → repository root → ../shared
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("shared")
-    }()
-
-    static var isAvailable: Bool {
-        FileManager.default.fileExists(atPath: sharedDirectory.appendingPathComponent("fixtures/rakuten").path)
-    }
+    static var isAvailable: Bool { SharedFixtures.contains("rakuten") }
 
     /// A fixture below `shared/fixtures`, parsed.
     static func json(_ path: String) throws -> JSON {
-        let data = try Data(contentsOf: sharedDirectory.appendingPathComponent("fixtures").appendingPathComponent(path))
-        return try JSON(parsing: [UInt8](data))
+        try JSON(parsing: [UInt8](SharedFixtures.data(path)))
     }
 }
 

@@ -21,7 +21,7 @@ struct RakutenSearchQuery: Sendable {
     var tagIDs: [Int] = []
     var hits = 30
     var page = 1
-    var sort = RakutenSort.standard
+    var sort = RakutenSearchOrder.standard
     var minPrice: Int?
     var maxPrice: Int?
     var availability = 1
@@ -95,8 +95,8 @@ struct RakutenSearchQuery: Sendable {
         hits = try Self.integer(values, "hits", default: 30, in: 1...30, "hits must be between 1 and 30")
         page = try Self.integer(values, "page", default: 1, in: 1...100, "page must be between 1 and 100")
         if let text = values["sort"] {
-            guard let sort = RakutenSort(rawValue: text) else {
-                if text.hasPrefix(" "), RakutenSort(rawValue: "+" + text.dropFirst()) != nil {
+            guard let sort = RakutenSearchOrder(parameter: text) else {
+                if text.hasPrefix(" "), RakutenSearchOrder(parameter: "+" + text.dropFirst()) != nil {
                     throw .wrongParameter("sort is not valid: send the \"+\" percent-encoded, as %2B")
                 }
                 throw .wrongParameter("sort is not valid")

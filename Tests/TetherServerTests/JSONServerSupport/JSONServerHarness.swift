@@ -2,27 +2,17 @@ import Foundation
 import Testing
 import TetherHTTP1
 import TetherJSON
+import TetherTestSupport
 
 @testable import TetherServer
 
-/// Locates the read-only data in `../shared` beside the repository (the jsonplaceholder fixture).
+/// jsonplaceholder's database in `shared/fixtures` (found by TetherTestSupport's ``SharedFixtures``).
 ///
-/// Tests that need it use `.enabled(if: JSONServerFixtures.isAvailable)`. `TETHER_SHARED` overrides the place.
+/// Tests that need it use `.enabled(if: JSONServerFixtures.isAvailable)`.
 enum JSONServerFixtures {
-    static let sharedDirectory: URL = {
-        if let override = ProcessInfo.processInfo.environment["TETHER_SHARED"] {
-            return URL(fileURLWithPath: override)
-        }
-        // Tests/TetherServerTests/JSONServerSupport/JSONServerHarness.swift → repository root → ../shared
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared")
-    }()
+    static var jsonPlaceholderURL: URL { SharedFixtures.url("jsonplaceholder/db.json") }
 
-    static var jsonPlaceholderURL: URL { sharedDirectory.appendingPathComponent("fixtures/jsonplaceholder/db.json") }
-
-    static var isAvailable: Bool { FileManager.default.fileExists(atPath: jsonPlaceholderURL.path) }
+    static var isAvailable: Bool { SharedFixtures.contains("jsonplaceholder/db.json") }
 
     /// jsonplaceholder's database, in memory (each call reads the file again, so tests do not share writes).
     static func jsonPlaceholder() throws -> JSONServerResponder {
