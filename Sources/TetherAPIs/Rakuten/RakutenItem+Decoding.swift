@@ -66,7 +66,11 @@ struct RakutenImageURL: Decodable {
     }
 
     init(from decoder: any Decoder) throws {
-        if let url = try? decoder.singleValueContainer().decode(String.self) {
+        // formatVersion 1's objects are read as objects at once where the decoder can tell (TetherJSON's can),
+        // without a failed attempt at a string first.
+        if JSON.Kind(peekingAt: decoder) == .object {
+            url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)
+        } else if let url = try? decoder.singleValueContainer().decode(String.self) {
             self.url = url
         } else {
             url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)

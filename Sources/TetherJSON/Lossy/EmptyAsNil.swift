@@ -37,7 +37,9 @@ extension EmptyAsNil: Decodable {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self.init(wrappedValue: nil)
-        } else if let string = try? container.decode(String.self), string.isEmpty {
+        } else if FlexibleScalar.may(JSON.Kind(peekingAt: container), be: .string),
+            let string = try? container.decode(String.self), string.isEmpty
+        {
             self.init(wrappedValue: nil)
         } else {
             self.init(wrappedValue: try container.decode(Wrapped.self))

@@ -20,19 +20,20 @@ extension Int: FlexibleDecodable {
     ///   an `Int` (`4.5`, `1e30`) or a string that does not hold one (`""`, `"abc"`, `"4.5"`);
     ///   `DecodingError.typeMismatch` for anything else (a Boolean, an array, an object).
     public init(flexiblyFrom container: any SingleValueDecodingContainer) throws {
-        if let value = try? container.decode(Int.self) {
+        let kind = JSON.Kind(peekingAt: container)
+        if FlexibleScalar.may(kind, be: .number), let value = try? container.decode(Int.self) {
             self = value
             return
         }
         try FlexibleScalar.rejectNull(Int.self, in: container)
-        if let string = try? container.decode(String.self) {
+        if FlexibleScalar.may(kind, be: .string), let string = try? container.decode(String.self) {
             guard let value = Int(FlexibleScalar.trimmed(string)) else {
                 throw FlexibleScalar.corrupted(container, "Cannot read \(string.debugDescription) as Int")
             }
             self = value
             return
         }
-        if let number = try? container.decode(Double.self) {
+        if FlexibleScalar.may(kind, be: .number), let number = try? container.decode(Double.self) {
             throw FlexibleScalar.corrupted(container, "The number \(number) is not an Int")
         }
         throw FlexibleScalar.mismatch(Int.self, container, "an integer or a string holding one")
@@ -49,12 +50,14 @@ extension Double: FlexibleDecodable {
     ///   not hold a finite decimal number (`""`, `"abc"`, `"nan"`); `DecodingError.typeMismatch` for anything else
     ///   (a Boolean, an array, an object).
     public init(flexiblyFrom container: any SingleValueDecodingContainer) throws {
-        if let value = try? container.decode(Double.self) {
+        let kind = JSON.Kind(peekingAt: container)
+        // A string too: the decoder's non-conforming float strategy may read "inf" and the like as a Double.
+        if FlexibleScalar.may(kind, be: .number) || kind == .string, let value = try? container.decode(Double.self) {
             self = value
             return
         }
         try FlexibleScalar.rejectNull(Double.self, in: container)
-        if let string = try? container.decode(String.self) {
+        if FlexibleScalar.may(kind, be: .string), let string = try? container.decode(String.self) {
             let text = FlexibleScalar.trimmed(string)
             guard FlexibleScalar.isDecimal(text), let value = Double(text), value.isFinite else {
                 throw FlexibleScalar.corrupted(container, "Cannot read \(string.debugDescription) as Double")
@@ -75,13 +78,14 @@ extension String: FlexibleDecodable {
     ///
     /// - Throws: `DecodingError.valueNotFound` for `null`; `DecodingError.typeMismatch` for an array or an object.
     public init(flexiblyFrom container: any SingleValueDecodingContainer) throws {
-        if let value = try? container.decode(String.self) {
+        let kind = JSON.Kind(peekingAt: container)
+        if FlexibleScalar.may(kind, be: .string), let value = try? container.decode(String.self) {
             self = value
-        } else if let value = try? container.decode(Int.self) {
+        } else if FlexibleScalar.may(kind, be: .number), let value = try? container.decode(Int.self) {
             self = String(value)
-        } else if let value = try? container.decode(Double.self) {
+        } else if FlexibleScalar.may(kind, be: .number), let value = try? container.decode(Double.self) {
             self = String(describing: value)
-        } else if let value = try? container.decode(Bool.self) {
+        } else if FlexibleScalar.may(kind, be: .bool), let value = try? container.decode(Bool.self) {
             self = value ? "true" : "false"
         } else {
             try FlexibleScalar.rejectNull(String.self, in: container)
@@ -99,19 +103,20 @@ extension Bool: FlexibleDecodable {
     /// - Throws: `DecodingError.valueNotFound` for `null`; `DecodingError.dataCorrupted` for any other number
     ///   (`2`, `0.5`) or string (`""`, `"yes"`); `DecodingError.typeMismatch` for an array or an object.
     public init(flexiblyFrom container: any SingleValueDecodingContainer) throws {
-        if let value = try? container.decode(Bool.self) {
+        let kind = JSON.Kind(peekingAt: container)
+        if FlexibleScalar.may(kind, be: .bool), let value = try? container.decode(Bool.self) {
             self = value
             return
         }
         try FlexibleScalar.rejectNull(Bool.self, in: container)
-        if let number = try? container.decode(Int.self) {
+        if FlexibleScalar.may(kind, be: .number), let number = try? container.decode(Int.self) {
             guard number == 0 || number == 1 else {
                 throw FlexibleScalar.corrupted(container, "Expected 0 or 1 for a Bool, found \(number)")
             }
             self = number == 1
             return
         }
-        if let string = try? container.decode(String.self) {
+        if FlexibleScalar.may(kind, be: .string), let string = try? container.decode(String.self) {
             switch FlexibleScalar.trimmed(string).lowercased() {
             case "true", "1": self = true
             case "false", "0": self = false
@@ -119,7 +124,7 @@ extension Bool: FlexibleDecodable {
             }
             return
         }
-        if let number = try? container.decode(Double.self) {
+        if FlexibleScalar.may(kind, be: .number), let number = try? container.decode(Double.self) {
             throw FlexibleScalar.corrupted(container, "Expected 0 or 1 for a Bool, found \(number)")
         }
         throw FlexibleScalar.mismatch(
@@ -136,6 +141,14 @@ extension Optional: FlexibleDecodable where Wrapped: FlexibleDecodable {
 
 /// What the ``FlexibleDecodable`` conformances share.
 enum FlexibleScalar {
+    /// Whether a value of `kind` (`nil`: not known, see ``JSON/Kind/init(peekingAt:)-(SingleValueDecodingContainer)``)
+    /// may be `expected`: each form is tried only where it can succeed, so the usual value is read without a
+    /// failed attempt (and its thrown error) first.
+    @inline(__always)
+    static func may(_ kind: JSON.Kind?, be expected: JSON.Kind) -> Bool {
+        kind == nil || kind == expected
+    }
+
     static func trimmed(_ string: String) -> Substring {
         guard let first = string.firstIndex(where: { !$0.isWhitespace }),
             let last = string.lastIndex(where: { !$0.isWhitespace })
