@@ -7,13 +7,22 @@ extension JSON.Kind {
     /// coding path and message cost more than the decoding itself. With `nil`, try the forms in turn as before.
     ///
     /// ```swift
-    /// init(from decoder: any Decoder) throws {
-    ///     if JSON.Kind(peekingAt: decoder) == .object {
-    ///         url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)
-    ///     } else if let url = try? decoder.singleValueContainer().decode(String.self) {
-    ///         self.url = url
-    ///     } else {
-    ///         url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)
+    /// import TetherJSON
+    ///
+    /// /// An image URL sent as `"https://…"` or as `{"imageUrl": "https://…"}`.
+    /// struct ImageURL: Decodable {
+    ///     var url: String
+    ///
+    ///     enum CodingKeys: String, CodingKey { case imageUrl }
+    ///
+    ///     init(from decoder: any Decoder) throws {
+    ///         if JSON.Kind(peekingAt: decoder) == .object {
+    ///             url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)
+    ///         } else if let url = try? decoder.singleValueContainer().decode(String.self) {
+    ///             self.url = url
+    ///         } else {
+    ///             url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)
+    ///         }
     ///     }
     /// }
     /// ```
