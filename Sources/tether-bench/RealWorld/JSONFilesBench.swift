@@ -272,14 +272,20 @@ enum JSONFilesBench {
         let rounds = quick ? 5 : 21
         let parser = JSONParser()
         // orjson does not escape `/`: the writer leaves it too, so that both write the same text (the sizes are
-        // printed below). Pretty and sorted are judged against this compact writer.
+        // compared below). Pretty and sorted are judged against this compact writer.
         let compact = JSONWriter(options: .withoutEscapingSlashes)
         let pretty = JSONWriter(options: [.prettyPrinted, .withoutEscapingSlashes])
         let sorted = JSONWriter(options: [.sortedKeys, .withoutEscapingSlashes])
         let ourSize = (try? compact.bytes(tree).count) ?? -1
-        Bench.note(
-            "#   \(file.rawValue) compact output: Tether \(ourSize) bytes, orjson \(orjson.outputSizes[file.rawValue] ?? -1)"
-        )
+        let theirSize = orjson.outputSizes[file.rawValue] ?? -1
+        Bench.note("#   \(file.rawValue) compact output: Tether \(ourSize) bytes, orjson \(theirSize)")
+        guard ourSize == theirSize, ourSize > 0 else {
+            // Not the same text: the write ratios would compare different work.
+            let reason = "the compact outputs differ: Tether \(ourSize) bytes, orjson \(theirSize)"
+            Bench.emit("json \(file.rawValue) vs-orjson FAIL (\(reason))")
+            failures.append("\(file.rawValue) vs orjson: \(reason)")
+            return nil
+        }
         let encoder = TetherJSONEncoder()
         func timed(_ body: () throws -> Void) rethrows -> Double {
             let start = Bench.threadCPUTime()
