@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 

@@ -1,4 +1,5 @@
 import Testing
+import TetherTestSupport
 
 @testable import TetherJSON
 
