@@ -40,6 +40,9 @@ final class SharedLoads<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The number of loads in flight (for tests).
     var count: Int { state.withLock { $0.loads.count } }
 
+    /// The number of callers waiting, over all loads in flight (for tests).
+    var waiterCount: Int { state.withLock { $0.loads.values.reduce(0) { $0 + $1.waiters.count } } }
+
     /// Waits for the load of `key`, starting `work` at `priority` unless a load of `key` is in flight.
     ///
     /// - Throws: what `work` throws, or ``ImageError/Kind/cancelled`` when the calling task is cancelled.

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TetherHTTP
 import TetherHTTP1
-import TetherSync
 import TetherTestSupport
 
 @testable import TetherImages
@@ -13,12 +12,11 @@ import TetherTestSupport
 struct ImagePipelineOverSocketsTests {
     private static let thumb = ImageSize(width: 64, height: 64)
 
-    /// A route serving one JPEG photo at `/photo.jpg`, after `delay`.
-    private func photoRoutes(delay: Duration = .zero) throws -> ImageRoutes {
+    /// A route serving one JPEG photo at `/photo.jpg`.
+    private func photoRoutes() throws -> ImageRoutes {
         let photo = try ImageFixtures.jpegPhoto(width: 400, height: 300)
         return { request, _ in
-            if delay > .zero { try? await Task.sleep(for: delay) }
-            return request.path == "/photo.jpg" ? imageResponse(photo) : HTTPResponse(status: .notFound)
+            request.path == "/photo.jpg" ? imageResponse(photo) : HTTPResponse(status: .notFound)
         }
     }
 
@@ -36,7 +34,11 @@ struct ImagePipelineOverSocketsTests {
     }
 
     @Test func identicalLoadsShareOneDownloadAndTwoSizesShareTheDownload() async throws {
-        try await withImageServer(try photoRoutes(delay: .milliseconds(300))) { server in
+        // The answer is held until all six callers wait (three on each size's decode), however slow the machine.
+        let gate = Gate()
+        defer { gate.open() }
+        try await withImageServer(heldImageRoutes(try ImageFixtures.jpegPhoto(width: 400, height: 300), until: gate)) {
+            server in
             let pipeline = ImagePipeline()
             let url = server.url("/photo.jpg")
             let images = try await withThrowingTaskGroup(of: RGBAImage.self) { group in
@@ -44,6 +46,9 @@ struct ImagePipelineOverSocketsTests {
                     let size = index % 2 == 0 ? Self.thumb : ImageSize(width: 128, height: 128)
                     group.addTask { try await pipeline.image(for: url, size: size) }
                 }
+                #expect(await poll { pipeline.decodes.waiterCount == 6 })
+                #expect(pipeline.decodes.count == 2)  // one decode per size
+                gate.open()
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(images.count == 6)
@@ -54,12 +59,10 @@ struct ImagePipelineOverSocketsTests {
     }
 
     @Test func aCallerLeavingDoesNotCancelAnotherCallersLoad() async throws {
-        let gate = Locked(false)
+        let gate = Gate()
+        defer { gate.open() }  // whatever the test does, no answer stays held
         let photo = try ImageFixtures.jpegPhoto(width: 200, height: 200)
-        let routes: ImageRoutes = { _, _ in
-            while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
-            return imageResponse(photo)
-        }
+        let routes = heldImageRoutes(photo, until: gate)
         try await withImageServer(routes) { server in
             let pipeline = ImagePipeline()
             let url = server.url("/slow.jpg")
@@ -72,7 +75,7 @@ struct ImagePipelineOverSocketsTests {
             } throws: { error in
                 (error as? ImageError)?.kind == .cancelled
             }
-            gate.withLock { $0 = true }
+            gate.open()
             let image = try await staying.image
             #expect(image.size == ImageSize(width: 64, height: 64))
             #expect(server.counts.count("/slow.jpg") == 1)
@@ -80,12 +83,10 @@ struct ImagePipelineOverSocketsTests {
     }
 
     @Test func theLastCallerLeavingCancelsTheLoad() async throws {
-        let gate = Locked(false)
+        let gate = Gate()
+        defer { gate.open() }  // whatever the test does, no answer stays held
         let photo = try ImageFixtures.jpegPhoto(width: 200, height: 200)
-        let routes: ImageRoutes = { _, _ in
-            while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
-            return imageResponse(photo)
-        }
+        let routes = heldImageRoutes(photo, until: gate)
         try await withImageServer(routes) { server in
             let pipeline = ImagePipeline()
             let task = pipeline.task(for: server.url("/slow.jpg"), size: Self.thumb)
@@ -93,7 +94,7 @@ struct ImagePipelineOverSocketsTests {
             task.cancel()
             await #expect(throws: ImageError.self) { try await task.image }
             #expect(await poll { pipeline.decodes.count == 0 && pipeline.downloads.count == 0 })
-            gate.withLock { $0 = true }
+            gate.open()
             // A new load starts afresh.
             let image = try await pipeline.image(for: server.url("/slow.jpg"), size: Self.thumb)
             #expect(image.width == 64)

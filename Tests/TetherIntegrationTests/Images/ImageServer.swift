@@ -2,6 +2,7 @@ import Foundation
 import TetherHTTP1
 import TetherServer
 import TetherSync
+import TetherTestSupport
 
 /// A route of an ``ImageServer``: the request and its number among the requests for its path (1 for the first).
 typealias ImageRoutes = @Sendable (HTTPRequest, Int) async -> HTTPResponse?
@@ -64,4 +65,12 @@ func imageResponse(
     _ data: Data, type: String = "image/jpeg", etag: String = "\"v1\"", cacheControl: String = "public, max-age=3600"
 ) -> HTTPResponse {
     HTTPResponse(headers: ["Content-Type": type, "ETag": etag, "Cache-Control": cacheControl], body: [UInt8](data))
+}
+
+/// Routes that hold every answer until `gate` opens, then answer `data` as an image (``imageResponse(_:type:etag:cacheControl:)``).
+func heldImageRoutes(_ data: Data, until gate: Gate) -> ImageRoutes {
+    { _, _ in
+        await gate.wait()
+        return imageResponse(data)
+    }
 }
