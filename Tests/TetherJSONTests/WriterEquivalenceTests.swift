@@ -123,6 +123,33 @@ import TetherTestSupport
         Self.expectSameText(.array(shortened), "short strings in heap storage")
     }
 
+    /// Objects that share one keys array have their keys written from texts made once per write (from the second
+    /// object on): keys needing every escape, long and short, nested in each other, parsed and built in code, and
+    /// more key text than the cache keeps (1 MB), so that later arrays are written directly.
+    @Test func sharedKeysArraysAreWrittenAsBefore() throws {
+        let keys = ["id", "a\"b", "</script>", "tab\tkey", "é🎉", "", String(repeating: "long/", count: 9), "z"]
+        let inner = JSON.Object(keys: keys, values: keys.indices.map { JSON.number(JSON.Number($0)) })
+        let objects = (0..<5).map { row in
+            JSON.object(
+                JSON.Object(
+                    keys: keys, values: keys.indices.map { $0 == 0 ? .object(inner) : .string("\(row)/\($0)") }))
+        }
+        Self.expectSameText(.array(objects), "objects built from one keys array")
+
+        // The parser shares the keys of objects of the same shape.
+        let text = "[" + (0..<20).map { #"{"k\"1":\#($0),"k/2":[{"x":1,"y":2},{"x":3,"y":4}],"é":null}"# }
+            .joined(separator: ",") + "]"
+        Self.expectSameText(try JSONParser().parse(Data(text.utf8)), "parsed objects of one shape")
+
+        // 600 keys arrays, each in two objects, each of one 2 KB key: past the 1 MB the texts may take.
+        let many = (0..<600).flatMap { index -> [JSON] in
+            let keys = [String(repeating: "k", count: 2048) + "\(index)\""]
+            let object = JSON.object(JSON.Object(keys: keys, values: [.number(JSON.Number(index))]))
+            return [object, object]
+        }
+        Self.expectSameText(.array(many), "more key text than the cache keeps")
+    }
+
     @Test func nonFiniteNumbersReportTheirPath() {
         let json: JSON = ["a": [1, ["b": .number(JSON.Number(Double.nan))]]]
         for (options, indent) in Self.writers {

@@ -169,7 +169,17 @@ extension JSONNumberFormatter {
         } else {
             // dd.ddd: the digits one place to the right, then the whole part moved back in front of the point.
             writeDigits(digits, count: count, to: out + p + 1)
-            for i in 0..<point { out[p + i] = out[p + i + 1] }
+            if point <= 8 {
+                // In one word: the digits d₁…d₈ sit at p + 1 … p + 8 (whole words written there); the first `point`
+                // of them move one place left, and bytes p + point + 1 … p + 7 get the digits they hold already
+                // (each the one before it in the word read). Byte p + point is the point, stored next.
+                let raw = UnsafeMutableRawPointer(out + p)
+                let moved = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+                let mask: UInt64 = point == 8 ? ~0 : (1 << UInt64(8 &* point)) &- 1
+                raw.storeBytes(of: ((moved & mask) | ((moved << 8) & ~mask)).littleEndian, as: UInt64.self)
+            } else {
+                for i in 0..<point { out[p + i] = out[p + i + 1] }
+            }
             out[p + point] = UInt8(ascii: ".")
             return p + count + 1
         }

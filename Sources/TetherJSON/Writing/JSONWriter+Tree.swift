@@ -27,6 +27,8 @@ extension JSONWriter {
         /// Where the sorted order of an object's members starts in the walk's order storage, or -1 when they are
         /// written in their own order.
         var orderStart: Int
+        /// Where an object's key texts start in the walk's ``KeyTextCache``, or -1 when its keys are written directly.
+        var keyText: Int
     }
 
     /// Where the writer hands its text on before it is all written (the streaming forms); `nil` to keep it all.
@@ -86,10 +88,15 @@ extension JSONWriter {
         var count: Int
         var next = 0
         var orderStart = -1
+        var keyText = -1
         // The containers around it, outermost first, and the sorted orders of the objects among them.
         var open: [OpenContainer] = []
         var orders: [Int] = []
         var scratch = SortScratch()
+        var keyTexts = KeyTextCache()
+        defer { keyTexts.deallocate() }
+        let separator: UInt64 = pretty ? 0x203A : 0x3A  // ": " or ":"
+        let separatorCount = pretty ? 2 : 1
 
         // Lifetimes (for every pointer below): the pointers point into the element storage of the arrays of
         // `json`'s tree. `json` is this function's parameter, alive and unchanged until it returns (a `JSON` is a
@@ -105,9 +112,13 @@ extension JSONWriter {
             count = array.count
             bytes.append(UInt8(ascii: "["))
         case .object(let object) where !object.isEmpty:
+            let objectKeys = Self.elementPointer(object.keys)
             values = Self.elementPointer(object.values)
-            keys = Self.elementPointer(object.keys)
+            keys = objectKeys
             count = object.count
+            keyText = keyTexts.lookUp(
+                objectKeys, count: count, escapingSlashes: escapesSlashes, separator: separator,
+                separatorCount: separatorCount)
             if sorted {
                 orderStart = 0
                 Self.appendSortedOrder(
@@ -132,12 +143,14 @@ extension JSONWriter {
                 count = outer.count
                 next = outer.next
                 orderStart = outer.orderStart
+                keyText = outer.keyText
                 continue
             }
             if bytes.count >= flushThreshold, let flush {
                 guard flush.body(&bytes) else {
                     let current = OpenContainer(
-                        values: values, keys: keys, count: count, next: next + 1, orderStart: orderStart)
+                        values: values, keys: keys, count: count, next: next + 1, orderStart: orderStart,
+                        keyText: keyText)
                     throw JSONError(
                         .invalidValue, "the output stopped the writing", path: Self.path(open + [current], orders))
                 }
@@ -147,13 +160,13 @@ extension JSONWriter {
             next += 1
             if pretty { Self.appendNewline(depth: (baseDepth + open.count + 1) * indent, to: &bytes) }
             if let keys {
-                if !Self.append(Self.inPlaceKey(keys + position), escapingSlashes: escapesSlashes, to: &bytes) {
-                    Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
-                }
-                if pretty {
-                    bytes.append(word: 0x203A, count: 2)  // ": "
+                if keyText >= 0 {
+                    keyTexts.appendKey(keyText + position, to: &bytes)
                 } else {
-                    bytes.append(UInt8(ascii: ":"))
+                    if !Self.append(Self.inPlaceKey(keys + position), escapingSlashes: escapesSlashes, to: &bytes) {
+                        Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
+                    }
+                    bytes.append(word: separator, count: separatorCount)
                 }
             }
             switch Self.inPlace(values + position) {
@@ -182,7 +195,8 @@ extension JSONWriter {
                         values[position], to: &bytes, escapesSlashes: escapesSlashes, nonFinite: writesNonFiniteNumbers)
                 else {
                     let current = OpenContainer(
-                        values: values, keys: keys, count: count, next: next, orderStart: orderStart)
+                        values: values, keys: keys, count: count, next: next, orderStart: orderStart,
+                        keyText: keyText)
                     throw Self.nonFiniteError(values[position], path: Self.path(open + [current], orders))
                 }
             case .array(let elements, let elementCount):
@@ -191,23 +205,31 @@ extension JSONWriter {
                     break
                 }
                 bytes.append(UInt8(ascii: "["))
-                open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
+                open.append(
+                    OpenContainer(
+                        values: values, keys: keys, count: count, next: next, orderStart: orderStart, keyText: keyText))
                 values = elements
                 keys = nil
                 count = elementCount
                 next = 0
                 orderStart = -1
+                keyText = -1
             case .object(let memberValues, let memberKeys, let memberCount):
                 guard let memberValues, let memberKeys else {
                     bytes.append(word: 0x7D7B, count: 2)  // {}
                     break
                 }
                 bytes.append(UInt8(ascii: "{"))
-                open.append(OpenContainer(values: values, keys: keys, count: count, next: next, orderStart: orderStart))
+                open.append(
+                    OpenContainer(
+                        values: values, keys: keys, count: count, next: next, orderStart: orderStart, keyText: keyText))
                 values = memberValues
                 keys = memberKeys
                 count = memberCount
                 next = 0
+                keyText = keyTexts.lookUp(
+                    memberKeys, count: memberCount, escapingSlashes: escapesSlashes, separator: separator,
+                    separatorCount: separatorCount)
                 if sorted {
                     orderStart = orders.count
                     Self.appendSortedOrder(
