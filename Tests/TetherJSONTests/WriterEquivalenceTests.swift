@@ -137,7 +137,9 @@ import TetherTestSupport
         Self.expectSameText(.array(objects), "objects built from one keys array")
 
         // The parser shares the keys of objects of the same shape.
-        let text = "[" + (0..<20).map { #"{"k\"1":\#($0),"k/2":[{"x":1,"y":2},{"x":3,"y":4}],"é":null}"# }
+        let text =
+            "["
+            + (0..<20).map { #"{"k\"1":\#($0),"k/2":[{"x":1,"y":2},{"x":3,"y":4}],"é":null}"# }
             .joined(separator: ",") + "]"
         Self.expectSameText(try JSONParser().parse(Data(text.utf8)), "parsed objects of one shape")
 
