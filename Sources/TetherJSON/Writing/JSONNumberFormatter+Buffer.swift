@@ -69,6 +69,16 @@ extension JSONNumberFormatter {
             // One word of eight digits (value < 10^8), without its leading count - 8 zeros.
             let word = eightDigits(UInt32(truncatingIfNeeded: value)) >> UInt64(8 &* (8 &- count))
             target.storeBytes(of: word.littleEndian, as: UInt64.self)
+        } else if count <= 10 {
+            // One or two digits, then eight (ids are often nine or ten digits long): the first ones by a
+            // multiplication that divides by 10 exactly below 179, instead of a word of eight.
+            let (high, low) = value.quotientAndRemainder(dividingBy: 100_000_000)
+            let tens = (high &* 103) >> 10
+            let pair = (tens | (high &- 10 &* tens) << 8 | 0x3030) >> UInt64(8 &* (10 &- count))
+            target.storeBytes(of: pair.littleEndian, as: UInt64.self)
+            target.storeBytes(
+                of: eightDigits(UInt32(truncatingIfNeeded: low)).littleEndian, toByteOffset: count &- 8,
+                as: UInt64.self)
         } else if count <= 16 {
             let (high, low) = value.quotientAndRemainder(dividingBy: 100_000_000)
             let first = eightDigits(UInt32(truncatingIfNeeded: high)) >> UInt64(8 &* (16 &- count))
