@@ -166,6 +166,26 @@ import TetherTestSupport
         #expect(JSON.number(JSON.Number(-Double.infinity)).description == "-Infinity")
     }
 
+    /// Containers nested deeper than the walk's first stack of open containers (16), written and, with a NaN at the
+    /// bottom, reported with the whole path.
+    @Test func deepNestingIsWrittenAndReported() {
+        var deep: JSON = ["leaf": [1, 2.5, "x"]]
+        var bad: JSON = .number(JSON.Number(Double.nan))
+        var path: [JSON.PathElement] = []
+        for level in 0..<100 {
+            deep = level % 2 == 0 ? [deep, .null] : ["k\(level)": deep]
+            bad = level % 2 == 0 ? [.null, bad] : ["k\(level)": bad]
+            path.insert(level % 2 == 0 ? .index(1) : .key("k\(level)"), at: 0)
+        }
+        Self.expectSameText(deep, "100 levels")
+        for (options, indent) in Self.writers {
+            let error = #expect(throws: JSONError.self) {
+                try JSONWriter(options: options, indentWidth: indent).bytes(bad)
+            }
+            #expect(error?.path == path, "options \(options.rawValue)")
+        }
+    }
+
     @Test func randomDoublesAreWrittenAsBefore() {
         var random = SeededRandom(seed: 38)
         let special: [Double] = [

@@ -31,6 +31,49 @@ extension JSONWriter {
         var keyText: Int
     }
 
+    /// The containers around the one being written, outermost first: a stack in memory of its own, so that a
+    /// push or a pop is a capacity check and a copy, without an array's checks that its storage is not shared.
+    /// Its owner calls ``deallocate()``.
+    struct ContainerStack {
+        private var base = UnsafeMutablePointer<OpenContainer>.allocate(capacity: 16)
+        private var capacity = 16
+        private(set) var count = 0
+
+        func deallocate() {
+            // `OpenContainer` holds no references: nothing to deinitialize.
+            base.deallocate()
+        }
+
+        @inline(__always)
+        mutating func push(_ container: OpenContainer) {
+            if count == capacity { grow() }
+            // Bounds: count < capacity after growing.
+            (base + count).initialize(to: container)
+            count += 1
+        }
+
+        /// The innermost container, removed; `nil` when there is none.
+        @inline(__always)
+        mutating func pop() -> OpenContainer? {
+            guard count > 0 else { return nil }
+            count -= 1
+            // Bounds: 0 ≤ count, below the number pushed.
+            return (base + count).move()
+        }
+
+        @inline(never)
+        private mutating func grow() {
+            let bigger = UnsafeMutablePointer<OpenContainer>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity *= 2
+        }
+
+        /// The containers, outermost first (for the path of an error).
+        var array: [OpenContainer] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    }
+
     /// Where the writer hands its text on before it is all written (the streaming forms); `nil` to keep it all.
     struct Flush {
         /// Text is handed on once the buffer holds at least this many bytes.
@@ -90,7 +133,8 @@ extension JSONWriter {
         var orderStart = -1
         var keyText = -1
         // The containers around it, outermost first, and the sorted orders of the objects among them.
-        var open: [OpenContainer] = []
+        var open = ContainerStack()
+        defer { open.deallocate() }
         var orders: [Int] = []
         var scratch = SortScratch()
         var keyTexts = KeyTextCache()
@@ -137,7 +181,7 @@ extension JSONWriter {
                 if pretty { Self.appendNewline(depth: (baseDepth + open.count) * indent, to: &bytes) }
                 bytes.append(keys == nil ? UInt8(ascii: "]") : UInt8(ascii: "}"))
                 if orderStart >= 0 { orders.removeSubrange(orderStart...) }
-                guard let outer = open.popLast() else { return }
+                guard let outer = open.pop() else { return }
                 values = outer.values
                 keys = outer.keys
                 count = outer.count
@@ -152,7 +196,8 @@ extension JSONWriter {
                         values: values, keys: keys, count: count, next: next + 1, orderStart: orderStart,
                         keyText: keyText)
                     throw JSONError(
-                        .invalidValue, "the output stopped the writing", path: Self.path(open + [current], orders))
+                        .invalidValue, "the output stopped the writing", path: Self.path(open.array + [current], orders)
+                    )
                 }
             }
             let position = orderStart >= 0 ? orders[orderStart + next] : next
@@ -197,7 +242,7 @@ extension JSONWriter {
                     let current = OpenContainer(
                         values: values, keys: keys, count: count, next: next, orderStart: orderStart,
                         keyText: keyText)
-                    throw Self.nonFiniteError(values[position], path: Self.path(open + [current], orders))
+                    throw Self.nonFiniteError(values[position], path: Self.path(open.array + [current], orders))
                 }
             case .array(let elements, let elementCount):
                 guard let elements else {
@@ -205,7 +250,7 @@ extension JSONWriter {
                     break
                 }
                 bytes.append(UInt8(ascii: "["))
-                open.append(
+                open.push(
                     OpenContainer(
                         values: values, keys: keys, count: count, next: next, orderStart: orderStart, keyText: keyText))
                 values = elements
@@ -220,7 +265,7 @@ extension JSONWriter {
                     break
                 }
                 bytes.append(UInt8(ascii: "{"))
-                open.append(
+                open.push(
                     OpenContainer(
                         values: values, keys: keys, count: count, next: next, orderStart: orderStart, keyText: keyText))
                 values = memberValues
