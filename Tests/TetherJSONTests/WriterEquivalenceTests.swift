@@ -27,6 +27,8 @@ import TetherTestSupport
             // The string form and the streaming form write the same text.
             let string = try? JSONWriter(options: options, indentWidth: indent).string(json)
             #expect(string.map { Array($0.utf8) } == expected, "\(name): string(_:)")
+            let data = try? JSONWriter(options: options, indentWidth: indent).data(json)
+            #expect(data.map { Array($0) } == expected, "\(name): data(_:)")
             var streamed: [UInt8] = []
             let ok =
                 (try? JSONWriter(options: options, indentWidth: indent).write(json, chunkSize: 100) {
@@ -156,6 +158,7 @@ import TetherTestSupport
         let json: JSON = ["a": [1, ["b": .number(JSON.Number(Double.nan))]]]
         for (options, indent) in Self.writers {
             #expect(throws: JSONError.self) { try JSONWriter(options: options, indentWidth: indent).bytes(json) }
+            #expect(throws: JSONError.self) { try JSONWriter(options: options, indentWidth: indent).data(json) }
             do {
                 _ = try JSONWriter(options: options).bytes(json)
             } catch {

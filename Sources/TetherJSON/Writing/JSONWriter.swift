@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Writes ``JSON`` values as UTF-8 JSON text (RFC 8259).
 ///
 /// The output reads back as an equal value: numbers keep their text (a 23-digit integer stays exact,
@@ -28,7 +30,8 @@
 ///
 /// Writing is iterative, so arbitrarily deep values (up to the parser's 10,000 levels and beyond) cannot
 /// overflow the stack. A writer is a plain value and can be used from any thread. Each call formats every value
-/// of the tree again: nothing of an earlier text is kept. For text too large to hold in memory at once,
+/// of the tree again: nothing of an earlier text is kept. (Within one call, the keys of objects that share one keys
+/// array, as the parser makes objects of one shape, are formatted once and copied for each object.) For text too large to hold in memory at once,
 /// ``write(_:chunkSize:to:)`` and ``write(_:toFileDescriptor:chunkSize:)`` hand it on in chunks.
 public struct JSONWriter: Sendable {
     /// How the text is laid out.
@@ -76,6 +79,22 @@ public struct JSONWriter: Sendable {
             if let target = array.baseAddress { target.initialize(from: buffer.base, count: count) }
             initialized = count
         }
+    }
+
+    /// The UTF-8 JSON text of `json`, in `Data` that owns the memory the text was written in (no copy is made).
+    ///
+    /// - Throws: ``JSONError`` with code ``JSONError/Code/invalidValue`` if `json` holds a NaN or infinite
+    ///   number; its ``JSONError/path`` says where.
+    public func data(_ json: JSON) throws(JSONError) -> Data {
+        var buffer = ByteBuffer(capacity: 4096)
+        do {
+            try write(json, into: &buffer)
+        } catch {
+            buffer.deallocate()
+            throw error
+        }
+        let count = buffer.count
+        return Data(bytesNoCopy: buffer.takeMemory(), count: count, deallocator: .free)
     }
 
     /// The JSON text of `json`.

@@ -13,9 +13,9 @@ internal import TetherJSON
 /// Foundation's). A summary line checks the targets: decode ≥ 4×, encode ≥ 4×, parse ≥ 6× on every file, and
 /// encoding peak ≤ 0.5×.
 ///
-/// Then the writer: `JSONWriter` compact, pretty-printed and with sorted keys on the parsed value, each against
-/// `JSONSerialization.data(withJSONObject:)` with the same option on Foundation's parsed value (the primary lines,
-/// as above). Then orjson (``OrjsonContender``), in alternating rounds within the run: `json <file> vs-orjson
+/// Then the writer: `JSONWriter.data(_:)` compact, pretty-printed and with sorted keys on the parsed value, each
+/// against `JSONSerialization.data(withJSONObject:)` with the same option on Foundation's parsed value (the primary
+/// lines, as above; each side returns `Data`). Then orjson (``OrjsonContender``), in alternating rounds within the run: `json <file> vs-orjson
 /// <parse|write|encode> <Tether MB/s> <orjson MB/s> <orjson time / Tether time>` (parse against `orjson.loads`,
 /// write and encode against `orjson.dumps` of orjson's own parsed value; the writer without escaping `/`, as orjson,
 /// so both write the same text, whose sizes are noted) and `json <file> writer-vs-compact
@@ -206,7 +206,7 @@ enum JSONFilesBench {
             return (
                 baseline,
                 { blackHole(try JSONSerialization.data(withJSONObject: foundationTree, options: foundationOptions)) },
-                contender, { blackHole(try writer.bytes(tree)) }
+                contender, { blackHole(try writer.data(tree)) }
             )
         }
         var ratios: [Contender: Double] = [:]
@@ -271,6 +271,7 @@ enum JSONFilesBench {
         let runs = max(1, 3_000_000 / max(data.count, 1))
         let rounds = quick ? 5 : 21
         let parser = JSONParser()
+        // Each side makes an object that owns its text: orjson a `bytes`, the writer a `Data` (`data(_:)`, no copy).
         // orjson does not escape `/`: the writer leaves it too, so that both write the same text (the sizes are
         // compared below). Pretty and sorted are judged against this compact writer.
         let compact = JSONWriter(options: .withoutEscapingSlashes)
@@ -295,10 +296,10 @@ enum JSONFilesBench {
         let jobs: [() throws -> Double] = [
             { try timed { blackHole(try parser.parse(data)) } },
             { try orjson.time("loads", file.rawValue, runs: runs) },
-            { try timed { blackHole(try compact.bytes(tree)) } },
+            { try timed { blackHole(try compact.data(tree)) } },
             { try orjson.time("dumps", file.rawValue, runs: runs) },
-            { try timed { blackHole(try pretty.bytes(tree)) } },
-            { try timed { blackHole(try sorted.bytes(tree)) } },
+            { try timed { blackHole(try pretty.data(tree)) } },
+            { try timed { blackHole(try sorted.data(tree)) } },
             { try timed { blackHole(try encoder.encode(model)) } },
         ]
         var times: [[Double]] = Array(repeating: [], count: jobs.count)
