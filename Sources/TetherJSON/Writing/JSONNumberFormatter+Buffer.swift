@@ -13,8 +13,16 @@ extension JSONNumberFormatter {
     /// Appends the decimal digits of `value` (with a leading `-` when negative).
     @inline(__always)
     static func append(_ value: Int64, to bytes: inout ByteBuffer) {
+        bytes.reserve(27)
+        appendReserved(value, to: &bytes)
+    }
+
+    /// Appends the decimal digits of `value` into 27 bytes of room reserved in `bytes` (see
+    /// ``ByteBuffer/reserve(_:)``).
+    @inline(__always)
+    static func appendReserved(_ value: Int64, to bytes: inout ByteBuffer) {
         // A sign and 19 digits, and the 7 bytes ``writeDigits(_:count:to:)`` may write past them.
-        bytes.appendUninitialized(upTo: 27) { out in
+        bytes.appendReserved(upTo: 27) { out in
             if value < 0 {
                 out[0] = UInt8(ascii: "-")
                 return 1 + writeDigits(value.magnitude, to: out + 1)
@@ -26,8 +34,15 @@ extension JSONNumberFormatter {
     /// Appends the decimal digits of `value`.
     @inline(__always)
     static func append(_ value: UInt64, to bytes: inout ByteBuffer) {
+        bytes.reserve(27)
+        appendReserved(value, to: &bytes)
+    }
+
+    /// Appends the decimal digits of `value` into 27 bytes of room reserved in `bytes`.
+    @inline(__always)
+    static func appendReserved(_ value: UInt64, to bytes: inout ByteBuffer) {
         // 20 digits, and the 7 bytes ``writeDigits(_:count:to:)`` may write past them.
-        bytes.appendUninitialized(upTo: 27) { out in writeDigits(value, to: out) }
+        bytes.appendReserved(upTo: 27) { out in writeDigits(value, to: out) }
     }
 
     /// Appends the JSON text of a finite double, as the generic ``append(_:to:)`` does.
@@ -38,7 +53,15 @@ extension JSONNumberFormatter {
         // mantissa, 1 + 1 + 17 + 1 + 2 + 3 + 7 of an exponent, 6 + 17 + 7 of a small number.
         // A non-finite value has no shortest digits: its garbage could run past the 40 bytes.
         precondition(value.isFinite, "JSONNumberFormatter writes finite doubles only")
-        bytes.appendUninitialized(upTo: 40) { out in writeDouble(value, to: out) }
+        bytes.reserve(40)
+        bytes.appendReserved(upTo: 40) { out in writeDouble(value, to: out) }
+    }
+
+    /// Appends the JSON text of a finite double into 40 bytes of room reserved in `bytes`.
+    @inline(__always)
+    static func appendReserved(_ value: Double, to bytes: inout ByteBuffer) {
+        precondition(value.isFinite, "JSONNumberFormatter writes finite doubles only")
+        bytes.appendReserved(upTo: 40) { out in writeDouble(value, to: out) }
     }
 
     /// The number of decimal digits of `value` (1 for 0).

@@ -89,8 +89,34 @@ struct ByteBuffer: JSONOutput {
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         reserve(1)
+        appendReserved(byte)
+    }
+
+    // The `appendReserved` forms write into room made before by ``reserve(_:)`` (for several appends at once), with
+    // no check of their own: the caller's reservation is the bounds argument. Debug builds assert it.
+
+    /// Appends `byte` into reserved room.
+    @inline(__always)
+    mutating func appendReserved(_ byte: UInt8) {
+        assert(count < capacity, "no room reserved")
         base[count] = byte
         count += 1
+    }
+
+    /// Appends up to eight bytes given as a little-endian word (see ``append(word:count:)``) into eight bytes of
+    /// reserved room.
+    @inline(__always)
+    mutating func appendReserved(word: UInt64, count n: Int) {
+        assert(count + 8 <= capacity, "no room reserved")
+        UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
+        count += n
+    }
+
+    /// Lets `body` write into reserved room (`n` bytes of it), as ``appendUninitialized(upTo:_:)`` does.
+    @inline(__always)
+    mutating func appendReserved(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        assert(count + n <= capacity, "no room reserved")
+        count += body(base + count)
     }
 
     @inline(__always)
@@ -119,23 +145,29 @@ struct ByteBuffer: JSONOutput {
     @inline(__always)
     mutating func appendUninitialized(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         reserve(n)
-        count += body(base + count)
+        appendReserved(upTo: n, body)
     }
 
     /// Appends up to eight bytes given as a little-endian word: the first byte in the lowest bits.
     @inline(__always)
     mutating func append(word: UInt64, count n: Int) {
         reserve(8)
-        UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
-        count += n
+        appendReserved(word: word, count: n)
     }
 
     /// Appends `n` bytes from `source`, 8-byte aligned memory that may be read in whole words up to the next
     /// multiple of eight (``KeyTexts`` pads its texts so): a key is copied in a word or two, without a call.
     @inline(__always)
     mutating func append(paddedWords source: UnsafeRawPointer, count n: Int) {
+        reserve((n + 7) & ~7)
+        appendReserved(paddedWords: source, count: n)
+    }
+
+    /// ``append(paddedWords:count:)`` into reserved room (`n` rounded up to a multiple of eight bytes of it).
+    @inline(__always)
+    mutating func appendReserved(paddedWords source: UnsafeRawPointer, count n: Int) {
         let padded = (n + 7) & ~7
-        reserve(padded)
+        assert(count + padded <= capacity, "no room reserved")
         let destination = UnsafeMutableRawPointer(base + count)
         var i = 0
         while i < padded {

@@ -93,12 +93,16 @@ extension JSONWriter {
             return first
         }
 
-        /// Appends the text at `position` of ``texts`` (its key, quoted and escaped, and the separator).
+        /// Appends a comma when `afterComma`, then the text at `position` of ``texts`` (its key, quoted and escaped,
+        /// and the separator), and reserves `more` bytes of room after it, in one reservation.
         @inline(__always)
-        func appendKey(_ position: Int, to bytes: inout ByteBuffer) {
+        func appendKey(_ position: Int, afterComma comma: Bool, reservingMore more: Int, to bytes: inout ByteBuffer) {
             let key = texts[position]
+            let length = Int(key.length)
+            bytes.reserve(1 + (length + 7) & ~7 + more)
+            if comma { bytes.appendReserved(UInt8(ascii: ",")) }
             // Bounds: the text starts at a multiple of eight and is padded to one, inside `text`'s bytes.
-            bytes.append(paddedWords: UnsafeRawPointer(text.base + Int(key.start)), count: Int(key.length))
+            bytes.appendReserved(paddedWords: UnsafeRawPointer(text.base + Int(key.start)), count: length)
         }
     }
 }

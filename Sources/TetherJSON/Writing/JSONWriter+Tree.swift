@@ -201,34 +201,46 @@ extension JSONWriter {
                 }
             }
             let position = orderStart >= 0 ? orders[orderStart + next] : next
-            if next > 0 { bytes.append(UInt8(ascii: ",")) }
+            let comma = next > 0
             next += 1
-            if pretty { Self.appendNewline(depth: (baseDepth + open.count + 1) * indent, to: &bytes) }
-            if let keys {
-                if keyText >= 0 {
-                    keyTexts.appendKey(keyText + position, to: &bytes)
-                } else {
-                    if !Self.append(Self.inPlaceKey(keys + position), escapingSlashes: escapesSlashes, to: &bytes) {
-                        Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
+            // What comes before the value, then room for the value's text unless it is a string (which makes its
+            // own): at most ``valueRoom`` bytes, so that the appends of the value below need no check. Compact text
+            // takes both in one reservation.
+            if !pretty, keyText >= 0 {
+                keyTexts.appendKey(keyText + position, afterComma: comma, reservingMore: Self.valueRoom, to: &bytes)
+            } else if !pretty, keys == nil {
+                bytes.reserve(1 + Self.valueRoom)
+                if comma { bytes.appendReserved(UInt8(ascii: ",")) }
+            } else {
+                if comma { bytes.append(UInt8(ascii: ",")) }
+                if pretty { Self.appendNewline(depth: (baseDepth + open.count + 1) * indent, to: &bytes) }
+                if let keys {
+                    if keyText >= 0 {
+                        keyTexts.appendKey(keyText + position, afterComma: false, reservingMore: 0, to: &bytes)
+                    } else {
+                        if !Self.append(Self.inPlaceKey(keys + position), escapingSlashes: escapesSlashes, to: &bytes) {
+                            Self.appendString(keys[position], escapingSlashes: escapesSlashes, to: &bytes)
+                        }
+                        bytes.append(word: separator, count: separatorCount)
                     }
-                    bytes.append(word: separator, count: separatorCount)
                 }
+                bytes.reserve(Self.valueRoom)
             }
             switch Self.inPlace(values + position) {
             case .null:
-                bytes.append(word: 0x6C6C_756E, count: 4)  // null
+                bytes.appendReserved(word: 0x6C6C_756E, count: 4)  // null
             case .bool(let b):
                 if b {
-                    bytes.append(word: 0x6575_7274, count: 4)  // true
+                    bytes.appendReserved(word: 0x6575_7274, count: 4)  // true
                 } else {
-                    bytes.append(word: 0x65_736C_6166, count: 5)  // false
+                    bytes.appendReserved(word: 0x65_736C_6166, count: 5)  // false
                 }
             case .int(let v):
-                JSONNumberFormatter.append(v, to: &bytes)
+                JSONNumberFormatter.appendReserved(v, to: &bytes)
             case .uint(let v):
-                JSONNumberFormatter.append(v, to: &bytes)
+                JSONNumberFormatter.appendReserved(v, to: &bytes)
             case .double(let d):
-                JSONNumberFormatter.append(d, to: &bytes)
+                JSONNumberFormatter.appendReserved(d, to: &bytes)
             case .string:
                 if !Self.append(Self.inPlaceString(values + position), escapingSlashes: escapesSlashes, to: &bytes) {
                     Self.appendScalar(
@@ -246,10 +258,10 @@ extension JSONWriter {
                 }
             case .array(let elements, let elementCount):
                 guard let elements else {
-                    bytes.append(word: 0x5D5B, count: 2)  // []
+                    bytes.appendReserved(word: 0x5D5B, count: 2)  // []
                     break
                 }
-                bytes.append(UInt8(ascii: "["))
+                bytes.appendReserved(UInt8(ascii: "["))
                 open.push(
                     OpenContainer(
                         values: values, keys: keys, count: count, next: next, orderStart: orderStart, keyText: keyText))
@@ -261,10 +273,10 @@ extension JSONWriter {
                 keyText = -1
             case .object(let memberValues, let memberKeys, let memberCount):
                 guard let memberValues, let memberKeys else {
-                    bytes.append(word: 0x7D7B, count: 2)  // {}
+                    bytes.appendReserved(word: 0x7D7B, count: 2)  // {}
                     break
                 }
-                bytes.append(UInt8(ascii: "{"))
+                bytes.appendReserved(UInt8(ascii: "{"))
                 open.push(
                     OpenContainer(
                         values: values, keys: keys, count: count, next: next, orderStart: orderStart, keyText: keyText))
@@ -286,6 +298,11 @@ extension JSONWriter {
             }
         }
     }
+
+    /// The most bytes a value that is not a string takes in the walk's reserved room: a double's 40 (what
+    /// `JSONNumberFormatter` reserves for one), more than an integer's 27 and the eight of a word (`null`, `true`,
+    /// `false`, `[]`, `{}`, `[` or `{`, each written as a whole word).
+    static let valueRoom = 40
 
     /// Writes a value that is not a non-empty container; returns `false` for a non-finite number it may not write.
     @discardableResult
