@@ -112,7 +112,14 @@ extension JSONNumberFormatter {
         } else {
             let (high, low) = value.quotientAndRemainder(dividingBy: 100_000_000)
             let (top, middle) = high.quotientAndRemainder(dividingBy: 100_000_000)
-            let first = eightDigits(UInt32(truncatingIfNeeded: top)) >> UInt64(8 &* (24 &- count))
+            let first: UInt64
+            if count <= 18 {
+                // One or two digits (a double's 17 among them), as for ten digits above.
+                let tens = (top &* 103) >> 10
+                first = (tens | (top &- 10 &* tens) << 8 | 0x3030) >> UInt64(8 &* (18 &- count))
+            } else {
+                first = eightDigits(UInt32(truncatingIfNeeded: top)) >> UInt64(8 &* (24 &- count))
+            }
             target.storeBytes(of: first.littleEndian, as: UInt64.self)
             target.storeBytes(
                 of: eightDigits(UInt32(truncatingIfNeeded: middle)).littleEndian, toByteOffset: count &- 16,
@@ -137,6 +144,18 @@ extension JSONNumberFormatter {
         return tens | 0x3030_3030_3030_3030
     }
 
+    /// The four ways ``writeDouble(_:to:)`` writes a double, as Swift's `description` does.
+    private enum DoubleForm {
+        /// `1.5e-05`, `1e+300`: below 10^-4 or above 2^53 in magnitude.
+        case scientific
+        /// `0.001`.
+        case belowOne
+        /// `1500.0`.
+        case whole
+        /// `15.25`.
+        case fraction
+    }
+
     /// Writes the JSON text of a finite double at `out` (room for 40 bytes); returns its length.
     static func writeDouble(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var p = 0
@@ -157,11 +176,28 @@ extension JSONNumberFormatter {
         }
         // At most 17 digits (the shortest round trip of a double).
         let count = fastDigitCount(digits)
-        // The value is 0.d₁d₂…dₙ × 10^point.
+        // The value is 0.d₁d₂…dₙ × 10^point. Each of the four forms has the digits in one run, written by one
+        // call below (so that it is inlined once), then completed around it.
         let point = count + exponent
+        let form: DoubleForm
+        let start: Int
         if point < -3 || value.magnitude > 0x1p53 {
-            // d₁.d₂…dₙe±XX: the digits one place to the right, then the first moved in front of the point.
-            writeDigits(digits, count: count, to: out + p + 1)
+            form = .scientific
+            start = p + 1
+        } else if point <= 0 {
+            form = .belowOne
+            start = p + 2 - point
+        } else if point >= count {
+            form = .whole
+            start = p
+        } else {
+            form = .fraction
+            start = p + 1
+        }
+        writeDigits(digits, count: count, to: out + start)
+        switch form {
+        case .scientific:
+            // d₁.d₂…dₙe±XX: the first digit moved in front of the point.
             out[p] = out[p + 1]
             if count > 1 {
                 out[p + 1] = UInt8(ascii: ".")
@@ -173,24 +209,23 @@ extension JSONNumberFormatter {
             out[p] = UInt8(ascii: "e")
             out[p + 1] = power < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
             p += 2
-            let magnitude = UInt64(power.magnitude)  // at most 324
-            let width = magnitude >= 100 ? 3 : 2
-            writeDigits(magnitude, count: width, to: out + p)
-            return p + width
-        } else if point <= 0 {
-            // 0.00ddd, with at most three zeros after the point.
-            out[p] = UInt8(ascii: "0")
-            out[p + 1] = UInt8(ascii: ".")
-            p += 2
-            for _ in 0 ..< -point {
-                out[p] = UInt8(ascii: "0")
+            // Two digits at least, three at most (the magnitude is at most 324).
+            let magnitude = power.magnitude
+            if magnitude >= 100 {
+                out[p] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 100)
                 p += 1
             }
-            writeDigits(digits, count: count, to: out + p)
-            return p + count
-        } else if point >= count {
+            out[p] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 10 % 10)
+            out[p + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            return p + 2
+        case .belowOne:
+            // 0.00ddd, with at most three zeros after the point, in front of the digits.
+            out[p] = UInt8(ascii: "0")
+            out[p + 1] = UInt8(ascii: ".")
+            for i in 0 ..< -point { out[p + 2 + i] = UInt8(ascii: "0") }
+            return start + count
+        case .whole:
             // ddd000.0, at most 16 digits before the point (the value is at most 2^53).
-            writeDigits(digits, count: count, to: out + p)
             p += count
             for _ in 0..<(point - count) {
                 out[p] = UInt8(ascii: "0")
@@ -199,9 +234,9 @@ extension JSONNumberFormatter {
             out[p] = UInt8(ascii: ".")
             out[p + 1] = UInt8(ascii: "0")
             return p + 2
-        } else {
-            // dd.ddd: the digits one place to the right, then the whole part moved back in front of the point.
-            writeDigits(digits, count: count, to: out + p + 1)
+        case .fraction:
+            // dd.ddd: the digits were written one place to the right; the whole part moves back in front of the
+            // point.
             if point <= 8 {
                 // In one word: the digits d₁…d₈ sit at p + 1 … p + 8 (whole words written there); the first `point`
                 // of them move one place left, and bytes p + point + 1 … p + 7 get the digits they hold already
