@@ -17,7 +17,9 @@ extension JSONWriter {
     /// bytes (the last one may be shorter), each a little over `chunkSize`: the writer hands on what it has once
     /// a value brings it to `chunkSize` or more, so a chunk is at most `chunkSize` plus the text of one scalar
     /// value (a string's text is at most six times its UTF-8 bytes, plus two). The buffer behind a chunk is
-    /// reused: `output` must copy the bytes it keeps. Nothing is written after `output` throws.
+    /// reused: `output` must copy the bytes it keeps. Nothing is written after `output` throws. Besides the
+    /// buffer, the writer keeps the texts of keys that many objects share, at most 1 MB of them, for the length of
+    /// the call.
     ///
     /// ```swift
     /// import TetherJSON
