@@ -99,7 +99,7 @@ extension JSONWriter {
         func appendKey(_ position: Int, afterComma comma: Bool, reservingMore more: Int, to bytes: inout ByteBuffer) {
             let key = texts[position]
             let length = Int(key.length)
-            bytes.reserve(1 + (length + 7) & ~7 + more)
+            bytes.reserve(1 + ((length + 7) & ~7) + more)
             if comma { bytes.appendReserved(UInt8(ascii: ",")) }
             // Bounds: the text starts at a multiple of eight and is padded to one, inside `text`'s bytes.
             bytes.appendReserved(paddedWords: UnsafeRawPointer(text.base + Int(key.start)), count: length)
