@@ -68,9 +68,7 @@ struct RakutenImageURL: Decodable {
     init(from decoder: any Decoder) throws {
         // formatVersion 1's objects are read as objects at once where the decoder can tell (TetherJSON's can),
         // without a failed attempt at a string first.
-        if JSON.Kind(peekingAt: decoder) == .object {
-            url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)
-        } else if let url = try? decoder.singleValueContainer().decode(String.self) {
+        if JSON.Kind(peekingAt: decoder) != .object, let url = try? decoder.singleValueContainer().decode(String.self) {
             self.url = url
         } else {
             url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)

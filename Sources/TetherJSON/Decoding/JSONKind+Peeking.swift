@@ -16,9 +16,10 @@ extension JSON.Kind {
     ///     enum CodingKeys: String, CodingKey { case imageUrl }
     ///
     ///     init(from decoder: any Decoder) throws {
-    ///         if JSON.Kind(peekingAt: decoder) == .object {
-    ///             url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)
-    ///         } else if let url = try? decoder.singleValueContainer().decode(String.self) {
+    ///         // An object is decoded as one at once; a string (or a kind not known) is tried as a string first.
+    ///         if JSON.Kind(peekingAt: decoder) != .object,
+    ///             let url = try? decoder.singleValueContainer().decode(String.self)
+    ///         {
     ///             self.url = url
     ///         } else {
     ///             url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .imageUrl)

@@ -52,9 +52,8 @@ extension JSONNumberFormatter {
         // The digits are written in whole words, up to 7 bytes past their end: at most byte 1 + 1 + 17 + 7 of the
         // mantissa, 1 + 1 + 17 + 1 + 2 + 3 + 7 of an exponent, 6 + 17 + 7 of a small number.
         // A non-finite value has no shortest digits: its garbage could run past the 40 bytes.
-        precondition(value.isFinite, "JSONNumberFormatter writes finite doubles only")
         bytes.reserve(40)
-        bytes.appendReserved(upTo: 40) { out in writeDouble(value, to: out) }
+        appendReserved(value, to: &bytes)
     }
 
     /// Appends the JSON text of a finite double into 40 bytes of room reserved in `bytes`.

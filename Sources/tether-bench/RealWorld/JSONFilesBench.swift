@@ -15,11 +15,11 @@ internal import TetherJSON
 ///
 /// Then the writer: `JSONWriter.data(_:)` compact, pretty-printed and with sorted keys on the parsed value, each
 /// against `JSONSerialization.data(withJSONObject:)` with the same option on Foundation's parsed value (the primary
-/// lines, as above; each side returns `Data`). Then orjson (``OrjsonContender``), in alternating rounds within the run: `json <file> vs-orjson
-/// <parse|write|encode> <Tether MB/s> <orjson MB/s> <orjson time / Tether time>` (parse against `orjson.loads`,
-/// write and encode against `orjson.dumps` of orjson's own parsed value; the writer without escaping `/`, as orjson,
-/// so both write the same text, whose sizes are noted) and `json <file> writer-vs-compact
-/// <pretty|sorted> <ratio>`; its summary checks issue 38's targets (parse ≥ 1, write ≥ 1, encode ≥ 0.4 of orjson;
+/// lines, as above; each side returns `Data`). Then orjson (``OrjsonContender``), in alternating rounds within the
+/// run: `json <file> vs-orjson <parse|write|encode> <Tether MB/s> <orjson MB/s> <orjson time / Tether time>` (parse
+/// against `orjson.loads`, write and encode against `orjson.dumps` of orjson's own parsed value; the writer without
+/// escaping `/`, as orjson, so both write the same text, whose sizes must be equal) and `json <file>
+/// writer-vs-compact <pretty|sorted> <ratio>`; its summary checks issue 38's targets (parse ≥ 1, write ≥ 1, encode ≥ 0.4 of orjson;
 /// pretty and sorted ≥ 0.5 of compact). Without orjson these lines say SKIP and `--check` fails.
 enum JSONFilesBench {
     enum File: String, CaseIterable {
